@@ -1,0 +1,72 @@
+#pragma once
+// The three customisation points of sabandit. Requirement tables: docs/concepts.md.
+#include <concepts>
+#include <random>
+
+#include <Eigen/Core>
+
+#include "sabandit/random/xoshiro.hpp"
+
+namespace sabandit {
+
+/// Read-only vector argument: binds to Eigen vectors and contiguous column blocks alike
+/// (`Theta.col(a)`) without a copy.
+using vector_cref = Eigen::Ref<const Eigen::VectorXd>;
+/// Writable vector argument, used for gradients so that a round allocates nothing.
+using vector_ref = Eigen::Ref<Eigen::VectorXd>;
+
+/// A likelihood p(x | theta) of one arm's rewards, with mean <phi, theta> (paper,
+/// Preliminaries). Langevin policies differentiate it (Alg. 1 line 8):
+///  - `m.mean(phi, theta)`                       expected reward, a double;
+///  - `m.log_likelihood(x, phi, theta)`          log p(x | theta), a double;
+///  - `m.grad_log_likelihood(xs, phi, theta, g)` writes into g (size d) the gradient in theta of
+///    the *mean* log-likelihood (1/m) sum_i log p(xs_i | theta) over the window xs (size m >= 1).
+template <class M>
+concept RewardModel =
+    std::copy_constructible<M> &&
+    requires(const M& model, double x, const vector_cref& phi, const vector_cref& theta,
+             const vector_cref& rewards, vector_ref grad) {
+      { model.mean(phi, theta) } -> std::convertible_to<double>;
+      { model.log_likelihood(x, phi, theta) } -> std::convertible_to<double>;
+      model.grad_log_likelihood(rewards, phi, theta, grad);
+    };
+
+/// A refinement for exponential-family models whose mean-log-likelihood gradient depends on a
+/// window only through its mean (the Gaussian): O(d) per gradient instead of O(m d), and a
+/// closed-form fit used for warm starts.
+///  - `m.grad_log_likelihood_at_mean(xbar, phi, theta, g)`  same gradient as above, from xbar;
+///  - `m.fit_mean(xbar, phi, theta)`  writes a theta maximising the likelihood of mean xbar.
+template <class M>
+concept WindowMeanRewardModel =
+    RewardModel<M> && requires(const M& model, double xbar, const vector_cref& phi,
+                               const vector_cref& theta, vector_ref out) {
+      model.grad_log_likelihood_at_mean(xbar, phi, theta, out);
+      model.fit_mean(xbar, phi, out);
+    };
+
+/// A source of rewards for simulation: K arms with known true means (for pseudo-regret).
+/// `pull(a, gen)` draws one reward of arm a from the engine it is given; the simulator hands
+/// each arm its own stream, so the k-th pull of an arm is the same whichever policy pulls it.
+template <class E, class URBG = default_engine>
+concept Environment = requires(const E& env, E& mutable_env, Eigen::Index arm, URBG& gen) {
+  { env.num_arms() } -> std::convertible_to<Eigen::Index>;
+  { env.mean(arm) } -> std::convertible_to<double>;
+  { mutable_env.pull(arm, gen) } -> std::convertible_to<double>;
+};
+
+/// An online bandit policy. The caller owns the engine, as with <random> distributions.
+///  - `p.num_arms()`             K;
+///  - `p.select(gen)`            the arm to play, in [0, K);
+///  - `p.update(arm, x, gen)`    learns reward x of `arm`; throws std::out_of_range for a bad
+///                               arm and std::invalid_argument for a non-finite x, leaving the
+///                               policy unchanged.
+/// Policies are regular values: a copy is a checkpoint that replays the same decisions.
+template <class P, class URBG = default_engine>
+concept Policy = std::copy_constructible<P> && std::uniform_random_bit_generator<URBG> &&
+                 requires(const P& cpolicy, P& policy, URBG& gen, Eigen::Index arm, double x) {
+                   { cpolicy.num_arms() } -> std::convertible_to<Eigen::Index>;
+                   { policy.select(gen) } -> std::convertible_to<Eigen::Index>;
+                   policy.update(arm, x, gen);
+                 };
+
+}  // namespace sabandit

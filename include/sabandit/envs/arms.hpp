@@ -1,0 +1,99 @@
+#pragma once
+// Reward distributions for one arm. Each is a small value with `mean()` and `operator()(gen)`;
+// any type with those two members can be an arm of a bandit_env (see envs/bandit_env.hpp).
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sabandit/errors.hpp"
+#include "sabandit/random/bits.hpp"
+#include "sabandit/random/normal.hpp"
+
+namespace sabandit {
+
+/// N(mean, variance).
+class normal_arm {
+ public:
+  normal_arm(double mean, double variance) : mean_(mean), stddev_(std::sqrt(variance)) {
+    detail::require_finite("mean", mean);
+    detail::require_positive("variance", variance);
+  }
+  [[nodiscard]] double mean() const noexcept { return mean_; }
+  [[nodiscard]] double variance() const noexcept { return stddev_ * stddev_; }
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    return mean_ + stddev_ * standard_normal(gen);
+  }
+
+ private:
+  double mean_;
+  double stddev_;
+};
+
+/// A finite mixture of normals, sum_i w_i N(mu_i, sigma_i^2), weights summing to 1.
+class normal_mixture_arm {
+ public:
+  struct component {
+    double weight;
+    double mean;
+    double variance;
+  };
+
+  explicit normal_mixture_arm(std::vector<component> components)
+      : components_(std::move(components)) {
+    if (components_.empty()) detail::throw_invalid("components.size()", 0, "must be >= 1");
+    double total = 0.0;
+    for (std::size_t i = 0; i < components_.size(); ++i) {
+      const auto& c = components_[i];
+      const std::string index = "components[" + std::to_string(i) + "]";
+      detail::require_positive(index + ".weight", c.weight);
+      detail::require_finite(index + ".mean", c.mean);
+      detail::require_positive(index + ".variance", c.variance);
+      total += c.weight;
+      mean_ += c.weight * c.mean;
+    }
+    if (std::abs(total - 1.0) > 1e-12) detail::throw_invalid("sum of weights", total, "must be 1");
+  }
+
+  [[nodiscard]] double mean() const noexcept { return mean_; }
+  [[nodiscard]] const std::vector<component>& components() const noexcept { return components_; }
+
+  /// One uniform picks the component, one normal draws from it.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    const double u = uniform01(gen);
+    double cumulative = 0.0;
+    const component* chosen = &components_.back();  // guards against rounding in the sum
+    for (const auto& c : components_) {
+      cumulative += c.weight;
+      if (u < cumulative) {
+        chosen = &c;
+        break;
+      }
+    }
+    return chosen->mean + std::sqrt(chosen->variance) * standard_normal(gen);
+  }
+
+ private:
+  std::vector<component> components_;
+  double mean_ = 0.0;
+};
+
+/// Bernoulli(p) rewards in {0, 1}.
+class bernoulli_arm {
+ public:
+  explicit bernoulli_arm(double p) : p_(p) {
+    if (!(p >= 0.0 && p <= 1.0)) detail::throw_invalid("p", p, "must be in [0, 1]");
+  }
+  [[nodiscard]] double mean() const noexcept { return p_; }
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    return uniform01(gen) < p_ ? 1.0 : 0.0;
+  }
+
+ private:
+  double p_;
+};
+
+}  // namespace sabandit

@@ -1,0 +1,58 @@
+#pragma once
+// A K-armed environment built from one reward distribution per arm.
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/envs/arms.hpp"
+#include "sabandit/errors.hpp"
+
+namespace sabandit {
+
+/// What an arm distribution provides: its mean and a draw from any engine.
+template <class A>
+concept ArmDistribution = std::copy_constructible<A> && requires(const A& arm, default_engine& gen) {
+  { arm.mean() } -> std::convertible_to<double>;
+  { arm(gen) } -> std::convertible_to<double>;
+};
+
+template <ArmDistribution Arm>
+class bandit_env {
+ public:
+  explicit bandit_env(std::vector<Arm> arms) : arms_(std::move(arms)) {
+    detail::require_at_least<Eigen::Index>("num_arms", num_arms(), 1);
+    best_mean_ = arms_.front().mean();
+    for (const auto& arm : arms_) best_mean_ = std::max(best_mean_, arm.mean());
+  }
+
+  [[nodiscard]] Eigen::Index num_arms() const noexcept {
+    return static_cast<Eigen::Index>(arms_.size());
+  }
+  [[nodiscard]] double mean(Eigen::Index arm) const { return at(arm).mean(); }
+  [[nodiscard]] double best_mean() const noexcept { return best_mean_; }
+  /// mean_best - mean_a: the pseudo-regret of one pull of arm a.
+  [[nodiscard]] double gap(Eigen::Index arm) const { return best_mean_ - mean(arm); }
+
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double pull(Eigen::Index arm, URBG& gen) const {
+    return at(arm)(gen);
+  }
+
+  [[nodiscard]] const Arm& arm(Eigen::Index index) const { return at(index); }
+
+ private:
+  const Arm& at(Eigen::Index arm) const {
+    detail::require_arm(arm, num_arms());
+    return arms_[static_cast<std::size_t>(arm)];
+  }
+
+  std::vector<Arm> arms_;
+  double best_mean_ = 0.0;
+};
+
+static_assert(Environment<bandit_env<normal_arm>>);
+
+}  // namespace sabandit

@@ -1,0 +1,16 @@
+#pragma once
+// The stochastic-approximation average of TS-SA (Alg. 1 line 9):
+//   theta <- (1 - gamma) theta + gamma omega.
+// With gamma_n = 1/n it is exactly the running mean of the proposals omega_1..omega_n.
+#include <Eigen/Core>
+
+namespace sabandit {
+
+template <class Theta, class Omega>
+void sa_average(const Eigen::MatrixBase<Theta>& theta_const, const Eigen::MatrixBase<Omega>& omega,
+                double gamma) {
+  auto& theta = const_cast<Eigen::MatrixBase<Theta>&>(theta_const);  // NOLINT: Eigen's idiom
+  theta += gamma * (omega - theta);
+}
+
+}  // namespace sabandit

@@ -1,0 +1,96 @@
+#pragma once
+// Step-size schedules: small values mapping a pull count n >= 1 to a step size.
+#include <cmath>
+#include <concepts>
+
+#include <Eigen/Core>
+
+#include "sabandit/errors.hpp"
+
+namespace sabandit {
+
+/// `s(n)` is the step size after n pulls of an arm; optionally `s.inner_steps(n)` says how many
+/// inner iterations the n-th update runs (the theory's N(n)); otherwise the policy's fixed N.
+template <class S>
+concept StepSchedule = std::copy_constructible<S> && requires(const S& s, Eigen::Index n) {
+  { s(n) } -> std::convertible_to<double>;
+};
+
+/// gamma_n = value for every n.
+class constant_step {
+ public:
+  explicit constant_step(double value) : value_(value) {
+    detail::require_positive("constant_step.value", value);
+  }
+  [[nodiscard]] double operator()(Eigen::Index /*n*/) const noexcept { return value_; }
+  [[nodiscard]] double value() const noexcept { return value_; }
+
+ private:
+  double value_;
+};
+
+/// gamma_n = c1 / (c2 n^alpha + c3): the SA schedule of the appendix ("Ablation Studies").
+/// 1/n is {1, 1, 0, 1}. Requires c1 > 0, c2, c3 >= 0 with c2 + c3 > 0, alpha in (0, 1] (the
+/// Robbins–Monro condition sum gamma_n = infinity needs alpha <= 1).
+class polynomial_decay {
+ public:
+  polynomial_decay(double c1, double c2, double c3, double alpha)
+      : c1_(c1), c2_(c2), c3_(c3), alpha_(alpha) {
+    detail::require_positive("polynomial_decay.c1", c1);
+    detail::require_non_negative("polynomial_decay.c2", c2);
+    detail::require_non_negative("polynomial_decay.c3", c3);
+    if (!(c2 + c3 > 0.0)) detail::throw_invalid("polynomial_decay.c2 + c3", c2 + c3, "must be > 0");
+    if (!(alpha > 0.0 && alpha <= 1.0))
+      detail::throw_invalid("polynomial_decay.alpha", alpha, "must be in (0, 1]");
+  }
+
+  /// The appendix's ablation default: c1 = 144.07, c2 = 677.88, c3 = 40.02, alpha = 0.999.
+  [[nodiscard]] static polynomial_decay paper_default() {
+    return {144.07, 677.88, 40.02, 0.999};
+  }
+  /// gamma_n = 1/n: SA becomes the running mean.
+  [[nodiscard]] static polynomial_decay harmonic() { return {1.0, 1.0, 0.0, 1.0}; }
+
+  [[nodiscard]] double operator()(Eigen::Index n) const noexcept {
+    return c1_ / (c2_ * std::pow(static_cast<double>(n), alpha_) + c3_);
+  }
+
+  [[nodiscard]] double c1() const noexcept { return c1_; }
+  [[nodiscard]] double c2() const noexcept { return c2_; }
+  [[nodiscard]] double c3() const noexcept { return c3_; }
+  [[nodiscard]] double alpha() const noexcept { return alpha_; }
+
+ private:
+  double c1_, c2_, c3_, alpha_;
+};
+
+/// The analysis' schedule (Lemma "Convergence of TS-SA"): gamma = 1/T for a known horizon T,
+/// with N(n) = ceil(T / n) inner iterations at the n-th update, so that the n-th update moves
+/// the chain by about one unit of Langevin time whatever n is.
+class horizon_schedule {
+ public:
+  explicit horizon_schedule(Eigen::Index horizon) : horizon_(horizon) {
+    detail::require_at_least<Eigen::Index>("horizon_schedule.horizon", horizon, 1);
+  }
+  [[nodiscard]] double operator()(Eigen::Index /*n*/) const noexcept {
+    return 1.0 / static_cast<double>(horizon_);
+  }
+  [[nodiscard]] Eigen::Index inner_steps(Eigen::Index n) const noexcept {
+    return (horizon_ + n - 1) / n;
+  }
+
+ private:
+  Eigen::Index horizon_;
+};
+
+/// Inner iterations for the n-th update: the schedule's own N(n) if it has one, else `fixed`.
+template <StepSchedule S>
+[[nodiscard]] Eigen::Index inner_steps(const S& schedule, Eigen::Index n, Eigen::Index fixed) {
+  if constexpr (requires { { schedule.inner_steps(n) } -> std::convertible_to<Eigen::Index>; }) {
+    return schedule.inner_steps(n);
+  } else {
+    return fixed;
+  }
+}
+
+}  // namespace sabandit

@@ -1,0 +1,33 @@
+#pragma once
+// Per-arm pull counts and reward sums: what every policy keeps, in O(K) memory.
+#include <Eigen/Core>
+
+namespace sabandit::detail {
+
+class arm_statistics {
+ public:
+  explicit arm_statistics(Eigen::Index num_arms)
+      : count_(Eigen::ArrayXd::Zero(num_arms)), sum_(Eigen::ArrayXd::Zero(num_arms)) {}
+
+  void add(Eigen::Index arm, double reward) noexcept {
+    count_(arm) += 1.0;
+    sum_(arm) += reward;
+    ++total_;
+  }
+
+  [[nodiscard]] Eigen::Index num_arms() const noexcept { return count_.size(); }
+  /// Pulls of each arm (as doubles: they enter floating-point formulas directly).
+  [[nodiscard]] const Eigen::ArrayXd& counts() const noexcept { return count_; }
+  [[nodiscard]] const Eigen::ArrayXd& sums() const noexcept { return sum_; }
+  [[nodiscard]] double count(Eigen::Index arm) const noexcept { return count_(arm); }
+  [[nodiscard]] double mean(Eigen::Index arm) const noexcept { return sum_(arm) / count_(arm); }
+  /// Total pulls so far: t - 1 at round t.
+  [[nodiscard]] long long total() const noexcept { return total_; }
+
+ private:
+  Eigen::ArrayXd count_;
+  Eigen::ArrayXd sum_;
+  long long total_ = 0;
+};
+
+}  // namespace sabandit::detail

@@ -1,0 +1,68 @@
+#pragma once
+// The B most recent rewards of every arm (paper, Experiments remark: the gradient window).
+// A B x K ring buffer with running sums: O(K B) memory, whatever the horizon, and O(1) pushes.
+#include <Eigen/Core>
+
+namespace sabandit::detail {
+
+class reward_windows {
+ public:
+  reward_windows(Eigen::Index capacity, Eigen::Index num_arms)
+      : buffer_(Eigen::MatrixXd::Zero(capacity, num_arms)),
+        sum_(Eigen::ArrayXd::Zero(num_arms)),
+        size_(Eigen::Array<Eigen::Index, Eigen::Dynamic, 1>::Zero(num_arms)),
+        head_(Eigen::Array<Eigen::Index, Eigen::Dynamic, 1>::Zero(num_arms)) {}
+
+  [[nodiscard]] Eigen::Index capacity() const noexcept { return buffer_.rows(); }
+  [[nodiscard]] Eigen::Index size(Eigen::Index arm) const noexcept { return size_(arm); }
+  [[nodiscard]] double mean(Eigen::Index arm) const noexcept {
+    return sum_(arm) / static_cast<double>(size_(arm));
+  }
+  /// The window's rewards, oldest first only until it wraps: order does not matter to a mean
+  /// log-likelihood gradient, so no copy is made to restore it.
+  [[nodiscard]] auto rewards(Eigen::Index arm) const noexcept {
+    return buffer_.col(arm).head(size_(arm));
+  }
+  /// The whole buffer, for tests that assert constant memory.
+  [[nodiscard]] const Eigen::MatrixXd& storage() const noexcept { return buffer_; }
+
+  /// What one push changes in one arm's window, so that a failed step can undo it.
+  struct checkpoint {
+    Eigen::Index size, head, slot;
+    double sum, slot_value;
+  };
+  [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept {
+    const Eigen::Index slot = size_(arm) < capacity() ? size_(arm) : head_(arm);
+    return {size_(arm), head_(arm), slot, sum_(arm), buffer_(slot, arm)};
+  }
+  void restore(Eigen::Index arm, const checkpoint& saved) noexcept {
+    size_(arm) = saved.size;
+    head_(arm) = saved.head;
+    sum_(arm) = saved.sum;
+    buffer_(saved.slot, arm) = saved.slot_value;
+  }
+
+  void push(Eigen::Index arm, double reward) noexcept {
+    if (size_(arm) < capacity()) {
+      buffer_(size_(arm), arm) = reward;
+      ++size_(arm);
+      sum_(arm) += reward;
+      return;
+    }
+    const Eigen::Index slot = head_(arm);
+    sum_(arm) += reward - buffer_(slot, arm);
+    buffer_(slot, arm) = reward;
+    head_(arm) = slot + 1 == capacity() ? 0 : slot + 1;
+    // Resynchronise the running sum once per full turn, so rounding cannot drift without
+    // bound over a long horizon (amortised O(1)).
+    if (head_(arm) == 0) sum_(arm) = buffer_.col(arm).sum();
+  }
+
+ private:
+  Eigen::MatrixXd buffer_;
+  Eigen::ArrayXd sum_;
+  Eigen::Array<Eigen::Index, Eigen::Dynamic, 1> size_;
+  Eigen::Array<Eigen::Index, Eigen::Dynamic, 1> head_;
+};
+
+}  // namespace sabandit::detail

@@ -1,0 +1,62 @@
+#pragma once
+// epsilon-TS (Jin et al. 2023) as the paper's appendix describes it: each round, with
+// probability epsilon play the arm with the highest posterior mean; otherwise play Gaussian TS
+// on the same posterior. It is Gaussian TS plus one coin, so it is built from gaussian_ts.
+#include <optional>
+#include <random>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/policies/detail/gaussian_scores.hpp"
+#include "sabandit/policies/gaussian_ts.hpp"
+#include "sabandit/random/bits.hpp"
+
+namespace sabandit {
+
+class epsilon_ts {
+ public:
+  struct params {
+    /// Probability of the greedy branch, in [0, 1). Unset: 1/K, Jin et al.'s choice.
+    std::optional<double> epsilon;
+    /// The posterior, as in gaussian_ts (tau multiplies its variance).
+    gaussian_ts::params posterior{};
+  };
+
+  explicit epsilon_ts(Eigen::Index num_arms) : epsilon_ts(num_arms, params{}) {}
+
+  epsilon_ts(Eigen::Index num_arms, const params& p)
+      : ts_(num_arms, p.posterior), epsilon_(validated_epsilon(num_arms, p.epsilon)) {}
+
+  [[nodiscard]] Eigen::Index num_arms() const noexcept { return ts_.num_arms(); }
+  [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
+
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index select(URBG& gen) {
+    if (!ts_.warmed_up()) return ts_.select(gen);
+    if (uniform01(gen) < epsilon_) return detail::argmax(ts_.posterior_means());
+    return ts_.select(gen);
+  }
+
+  template <std::uniform_random_bit_generator URBG>
+  void update(Eigen::Index arm, double reward, URBG& gen) {
+    ts_.update(arm, reward, gen);
+  }
+
+  [[nodiscard]] const gaussian_ts& posterior() const noexcept { return ts_; }
+
+ private:
+  static double validated_epsilon(Eigen::Index num_arms, std::optional<double> epsilon) {
+    const double value = epsilon.value_or(1.0 / static_cast<double>(num_arms));
+    if (!(value >= 0.0 && value < 1.0)) detail::throw_invalid("epsilon", value, "must be in [0, 1)");
+    return value;
+  }
+
+  gaussian_ts ts_;
+  double epsilon_;
+};
+
+static_assert(Policy<epsilon_ts>);
+
+}  // namespace sabandit

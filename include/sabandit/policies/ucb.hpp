@@ -1,0 +1,78 @@
+#pragma once
+// UCB1 (Auer et al. 2002) as the paper's appendix writes it: play
+//   argmax_a  mean_a + tau * sqrt(2 ln t / n_a),
+// t the current round (1-based), n_a the pulls of arm a. tau multiplies the exploration bonus
+// (tau = 1 is textbook UCB1 for rewards of unit scale).
+#include <cmath>
+#include <random>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/policies/detail/arm_statistics.hpp"
+#include "sabandit/policies/detail/gaussian_scores.hpp"
+#include "sabandit/policies/detail/warm_up.hpp"
+
+namespace sabandit {
+
+class ucb {
+ public:
+  struct params {
+    /// tau > 0: scale of the exploration bonus.
+    double temperature = 1.0;
+    /// Pulls of every arm before the index is used (>= 1).
+    Eigen::Index warmup = 1;
+  };
+
+  explicit ucb(Eigen::Index num_arms) : ucb(num_arms, params{}) {}
+
+  ucb(Eigen::Index num_arms, const params& p)
+      : params_(validated(num_arms, p)),
+        stats_(num_arms),
+        warm_up_(p.warmup),
+        means_(Eigen::ArrayXd::Zero(num_arms)),
+        bonus_shape_(Eigen::ArrayXd::Zero(num_arms)) {}
+
+  [[nodiscard]] Eigen::Index num_arms() const noexcept { return stats_.num_arms(); }
+  [[nodiscard]] const params& parameters() const noexcept { return params_; }
+
+  /// O(K) and one logarithm and one square root a round: the arm-dependent part of the bonus,
+  /// sqrt(2 / n_a), is cached at update time. The engine is not used (UCB is deterministic).
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index select(URBG& /*gen*/) {
+    if (const auto arm = warm_up_.pending(stats_)) return *arm;
+    const double round = static_cast<double>(stats_.total() + 1);
+    const double scale = params_.temperature * std::sqrt(std::log(round));
+    return detail::argmax(means_ + scale * bonus_shape_);
+  }
+
+  template <std::uniform_random_bit_generator URBG>
+  void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
+    detail::require_arm(arm, num_arms());
+    detail::require_reward(reward);
+    stats_.add(arm, reward);
+    means_(arm) = stats_.mean(arm);
+    bonus_shape_(arm) = std::sqrt(2.0 / stats_.count(arm));
+  }
+
+  [[nodiscard]] const detail::arm_statistics& statistics() const noexcept { return stats_; }
+
+ private:
+  static params validated(Eigen::Index num_arms, const params& p) {
+    detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+    detail::require_positive("temperature", p.temperature);
+    detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
+    return p;
+  }
+
+  params params_;
+  detail::arm_statistics stats_;
+  detail::warm_up warm_up_;
+  Eigen::ArrayXd means_;
+  Eigen::ArrayXd bonus_shape_;
+};
+
+static_assert(Policy<ucb>);
+
+}  // namespace sabandit

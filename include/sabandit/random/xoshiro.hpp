@@ -1,0 +1,90 @@
+#pragma once
+// xoshiro256++ (Blackman & Vigna, "Scrambled linear pseudorandom number generators", 2021),
+// seeded through SplitMix64 (Steele, Lea & Flood 2014) as its authors recommend: 256 bits of
+// state, period 2^256 - 1, passes BigCrush, and one output costs a handful of ALU operations,
+// about 4x cheaper than std::mt19937_64 (bench/random_bench.cpp).
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+namespace sabandit {
+
+/// SplitMix64: a 64-bit counter passed through a strong bijective mixer. Used to expand one
+/// seed into an engine state and to derive independent streams (see streams.hpp).
+class splitmix64 {
+ public:
+  using result_type = std::uint64_t;
+
+  constexpr explicit splitmix64(std::uint64_t seed = 0) noexcept : state_(seed) {}
+
+  static constexpr result_type min() noexcept { return 0; }
+  static constexpr result_type max() noexcept { return std::numeric_limits<result_type>::max(); }
+
+  constexpr result_type operator()() noexcept {
+    state_ += 0x9e3779b97f4a7c15ULL;  // golden-ratio increment (Weyl sequence)
+    return mix(state_);
+  }
+
+  /// The finaliser alone: a bijection of 64-bit words with full avalanche.
+  static constexpr std::uint64_t mix(std::uint64_t z) noexcept {
+    z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31U);
+  }
+
+  friend constexpr bool operator==(const splitmix64&, const splitmix64&) = default;
+
+ private:
+  std::uint64_t state_;
+};
+
+/// xoshiro256++ 1.0; models std::uniform_random_bit_generator. Copying an engine copies its
+/// stream, so a copied policy + engine replays the same trajectory.
+class xoshiro256pp {
+ public:
+  using result_type = std::uint64_t;
+  using state_type = std::array<std::uint64_t, 4>;
+
+  /// Expands `seed` with SplitMix64; never yields the forbidden all-zero state.
+  constexpr explicit xoshiro256pp(std::uint64_t seed = 0) noexcept : state_{} {
+    splitmix64 expand(seed);
+    for (auto& word : state_) word = expand();
+  }
+
+  /// Sets the raw state (for known-answer tests); an all-zero state is replaced by seed 0's.
+  constexpr explicit xoshiro256pp(const state_type& state) noexcept : state_(state) {
+    if (state_ == state_type{}) *this = xoshiro256pp(0);
+  }
+
+  static constexpr result_type min() noexcept { return 0; }
+  static constexpr result_type max() noexcept { return std::numeric_limits<result_type>::max(); }
+
+  constexpr result_type operator()() noexcept {
+    const std::uint64_t result = std::rotl(state_[0] + state_[3], 23) + state_[0];
+    const std::uint64_t t = state_[1] << 17U;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = std::rotl(state_[3], 45);
+    return result;
+  }
+
+  constexpr void discard(unsigned long long count) noexcept {
+    for (; count != 0; --count) (void)(*this)();
+  }
+
+  [[nodiscard]] constexpr const state_type& state() const noexcept { return state_; }
+
+  friend constexpr bool operator==(const xoshiro256pp&, const xoshiro256pp&) = default;
+
+ private:
+  state_type state_;
+};
+
+/// The library's default engine.
+using default_engine = xoshiro256pp;
+
+}  // namespace sabandit

@@ -1,0 +1,46 @@
+#pragma once
+// A minimal parallel-for over independent tasks. Each task writes only its own slot, so the
+// results do not depend on the number of threads or on scheduling; the first exception (in
+// task order) is rethrown after every thread has finished.
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace sabandit {
+
+/// 0 means "one per hardware thread".
+[[nodiscard]] inline unsigned resolve_threads(unsigned requested) noexcept {
+  if (requested != 0) return requested;
+  return std::max(1U, std::thread::hardware_concurrency());
+}
+
+template <class Task>
+void parallel_for(std::size_t count, unsigned threads, Task&& task) {
+  std::vector<std::exception_ptr> errors(count);
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
+      try {
+        task(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const auto pool_size = static_cast<std::size_t>(resolve_threads(threads));
+  const std::size_t extra = std::min(pool_size, count) > 0 ? std::min(pool_size, count) - 1 : 0;
+  {
+    std::vector<std::jthread> pool;
+    pool.reserve(extra);
+    for (std::size_t t = 0; t < extra; ++t) pool.emplace_back(worker);
+    worker();
+  }  // jthreads join here
+  for (auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+}
+
+}  // namespace sabandit

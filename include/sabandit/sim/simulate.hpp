@@ -1,0 +1,132 @@
+#pragma once
+// Monte-Carlo evaluation of a policy on an environment: R independent trials of T rounds,
+// reduced to the mean pseudo-regret curve with its standard error and the fraction of
+// optimal pulls, at recorded rounds.
+//
+// Reproducibility: trial r draws the policy's randomness from stream (seed, r, policy) and arm
+// a's rewards from stream (seed, r, arm_rewards + a), so the k-th pull of arm a in trial r is
+// the same reward whichever policy pulls it (common random numbers: policy comparisons are
+// paired), and the output is identical for any number of threads.
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/random/streams.hpp"
+#include "sabandit/sim/parallel.hpp"
+
+namespace sabandit {
+
+struct run_config {
+  Eigen::Index horizon = 10'000;  ///< T >= 1 rounds per trial
+  Eigen::Index trials = 50;       ///< R >= 1
+  std::uint64_t seed = 1;         ///< experiment seed
+  unsigned threads = 0;           ///< 0: one per hardware thread
+  Eigen::Index record_points = 100;  ///< evenly spaced recorded rounds (the last is T)
+};
+
+struct regret_curve {
+  std::vector<Eigen::Index> rounds;      ///< recorded rounds, increasing, last = T
+  std::vector<double> mean_regret;       ///< mean cumulative pseudo-regret over trials
+  std::vector<double> standard_error;    ///< its standard error, sd / sqrt(R)
+  std::vector<double> optimal_fraction;  ///< mean fraction of optimal pulls up to the round
+  Eigen::Index trials = 0;
+  /// Every trial's final cumulative regret, in trial order (for paired comparisons).
+  std::vector<double> final_regrets;
+
+  [[nodiscard]] double final_regret() const { return mean_regret.back(); }
+  [[nodiscard]] double final_standard_error() const { return standard_error.back(); }
+};
+
+namespace detail {
+
+inline void validate(const run_config& c) {
+  require_at_least<Eigen::Index>("horizon (T)", c.horizon, 1);
+  require_at_least<Eigen::Index>("trials (R)", c.trials, 1);
+  require_at_least<Eigen::Index>("record_points", c.record_points, 1);
+}
+
+/// ceil(k T / P) for k = 1..P, without duplicates.
+inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::Index points) {
+  std::vector<Eigen::Index> rounds;
+  for (Eigen::Index k = 1; k <= points; ++k) {
+    const Eigen::Index round = (k * horizon + points - 1) / points;
+    if (round >= 1 && (rounds.empty() || round > rounds.back())) rounds.push_back(round);
+  }
+  return rounds;
+}
+
+}  // namespace detail
+
+/// Runs `make_policy(trial)` (a callable returning a fresh Policy) on copies of `env`.
+template <class Env, class PolicyFactory>
+  requires Environment<Env> && Policy<std::invoke_result_t<PolicyFactory&, Eigen::Index>>
+[[nodiscard]] regret_curve simulate(const Env& env, PolicyFactory make_policy,
+                                    const run_config& config) {
+  detail::validate(config);
+  const Eigen::Index num_arms = env.num_arms();
+  Eigen::ArrayXd gaps(num_arms);
+  for (Eigen::Index a = 0; a < num_arms; ++a) gaps(a) = env.mean(a);
+  gaps = gaps.maxCoeff() - gaps;
+
+  regret_curve curve;
+  curve.rounds = detail::recorded_rounds(config.horizon, config.record_points);
+  curve.trials = config.trials;
+  const auto points = static_cast<Eigen::Index>(curve.rounds.size());
+  Eigen::MatrixXd regret(points, config.trials);   // column = trial: written by one thread
+  Eigen::MatrixXd optimal(points, config.trials);
+
+  parallel_for(static_cast<std::size_t>(config.trials), config.threads, [&](std::size_t r) {
+    const auto trial = static_cast<Eigen::Index>(r);
+    Env trial_env = env;
+    auto policy = make_policy(trial);
+    if (policy.num_arms() != num_arms) {
+      detail::throw_invalid("policy.num_arms()", policy.num_arms(),
+                    "must equal env.num_arms() = " + std::to_string(num_arms));
+    }
+    auto policy_gen = make_stream(config.seed, r, stream_role::policy);
+    std::vector<default_engine> arm_gens;
+    arm_gens.reserve(static_cast<std::size_t>(num_arms));
+    for (Eigen::Index a = 0; a < num_arms; ++a) {
+      arm_gens.push_back(make_stream(config.seed, r, stream_role::arm_rewards + static_cast<std::uint64_t>(a)));
+    }
+    double cumulative_regret = 0.0;
+    Eigen::Index optimal_pulls = 0;
+    Eigen::Index next = 0;
+    for (Eigen::Index t = 1; t <= config.horizon; ++t) {
+      const Eigen::Index arm = policy.select(policy_gen);
+      const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
+      policy.update(arm, reward, policy_gen);
+      cumulative_regret += gaps(arm);
+      optimal_pulls += gaps(arm) == 0.0 ? 1 : 0;
+      if (t == curve.rounds[static_cast<std::size_t>(next)]) {
+        regret(next, trial) = cumulative_regret;
+        optimal(next, trial) = static_cast<double>(optimal_pulls) / static_cast<double>(t);
+        ++next;
+      }
+    }
+  });
+
+  const auto trials = static_cast<double>(config.trials);
+  curve.mean_regret.resize(static_cast<std::size_t>(points));
+  curve.standard_error.resize(static_cast<std::size_t>(points));
+  curve.optimal_fraction.resize(static_cast<std::size_t>(points));
+  for (Eigen::Index p = 0; p < points; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    const double mean = regret.row(p).mean();
+    const double sum_sq = (regret.row(p).array() - mean).square().sum();
+    curve.mean_regret[i] = mean;
+    curve.standard_error[i] =
+        config.trials > 1 ? std::sqrt(sum_sq / (trials - 1.0) / trials) : 0.0;
+    curve.optimal_fraction[i] = optimal.row(p).mean();
+  }
+  const Eigen::VectorXd finals = regret.row(points - 1).transpose();
+  curve.final_regrets.assign(finals.data(), finals.data() + finals.size());
+  return curve;
+}
+
+}  // namespace sabandit

@@ -1,0 +1,18 @@
+# Installs the Debian packages named as arguments that are not installed yet.
+# Sourced by the scripts in scripts/; uses sudo when not root. Never touches anything else.
+ensure_packages() {
+  local missing=()
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  echo "sabandit: installing Debian packages: ${missing[*]}" >&2
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# What every build of sabandit's own targets needs.
+SABANDIT_BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev catch2 libbenchmark-dev libcli11-dev)

@@ -1,0 +1,51 @@
+#include "sabandit/sabandit.hpp"
+#include "support/archetypes.hpp"
+#include "support/catch.hpp"
+
+using namespace sabandit;
+
+TEST_CASE("archetypes satisfy the concepts", "[concepts]") {
+  STATIC_REQUIRE(RewardModel<test::reward_model_archetype>);
+  STATIC_REQUIRE_FALSE(WindowMeanRewardModel<test::reward_model_archetype>);
+  STATIC_REQUIRE(Environment<test::environment_archetype>);
+  STATIC_REQUIRE(Policy<test::policy_archetype>);
+  STATIC_REQUIRE(Policy<test::policy_archetype, test::urbg_archetype>);
+}
+
+TEST_CASE("a type missing a member is rejected", "[concepts]") {
+  STATIC_REQUIRE_FALSE(RewardModel<test::model_without_gradient>);
+  STATIC_REQUIRE_FALSE(Environment<test::environment_without_pull>);
+  STATIC_REQUIRE_FALSE(Policy<test::policy_without_update>);
+  STATIC_REQUIRE_FALSE(Policy<int>);
+}
+
+TEST_CASE("library types satisfy the concepts with any engine", "[concepts]") {
+  STATIC_REQUIRE(WindowMeanRewardModel<gaussian_model>);
+  STATIC_REQUIRE(Environment<bandit_env<normal_arm>>);
+  STATIC_REQUIRE(Environment<bandit_env<normal_mixture_arm>, std::mt19937_64>);
+  STATIC_REQUIRE(Policy<ucb, test::urbg_archetype>);
+  STATIC_REQUIRE(Policy<gaussian_ts, std::mt19937>);
+  STATIC_REQUIRE(Policy<epsilon_ts, test::urbg_archetype>);
+  STATIC_REQUIRE(Policy<ts_sa<test::reward_model_archetype>, test::urbg_archetype>);
+  STATIC_REQUIRE(Policy<ts_sgld<test::reward_model_archetype>, test::urbg_archetype>);
+  STATIC_REQUIRE(Policy<ts_sa<gaussian_model, horizon_schedule>>);
+  STATIC_REQUIRE(StepSchedule<polynomial_decay>);
+  STATIC_REQUIRE_FALSE(StepSchedule<int>);
+}
+
+TEST_CASE("policies run with the archetype engine and model", "[concepts]") {
+  // Instantiating the member templates proves they use nothing beyond the concepts.
+  test::urbg_archetype gen;
+  ts_sa<test::reward_model_archetype> sa(unit_features(3), {.warmup = 2, .window = 4},
+                                         test::reward_model_archetype{});
+  ts_sgld<test::reward_model_archetype> sgld(unit_features(3), {.batch_size = 4},
+                                             test::reward_model_archetype{});
+  for (int t = 0; t < 50; ++t) {
+    const auto a = sa.select(gen);
+    sa.update(a, static_cast<double>(a), gen);
+    const auto b = sgld.select(gen);
+    sgld.update(b, static_cast<double>(b), gen);
+  }
+  CHECK(sa.parameter_estimates().allFinite());
+  CHECK(sgld.parameter_estimates().allFinite());
+}

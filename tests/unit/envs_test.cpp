@@ -1,0 +1,64 @@
+#include <cmath>
+
+#include "sabandit/envs/paper.hpp"
+#include "sabandit/random.hpp"
+#include "support/catch.hpp"
+#include "support/stat_checks.hpp"
+
+using namespace sabandit;
+
+TEST_CASE("SGR and MGR follow the paper's Experiments section", "[envs]") {
+  const auto sgr = make_sgr({.num_arms = 10, .gap = 0.5});
+  REQUIRE(sgr.num_arms() == 10);
+  CHECK(sgr.mean(9) == 3.0);
+  for (Eigen::Index a = 0; a < 9; ++a) CHECK(sgr.mean(a) == 2.5);
+  CHECK(sgr.gap(0) == 0.5);
+  CHECK(sgr.arm(0).variance() == 1.0);
+
+  const auto mgr = make_mgr({.num_arms = 50, .gap = 0.1});
+  CHECK(mgr.mean(49) == Approx(3.05));
+  CHECK(mgr.mean(0) == Approx(2.95));
+  CHECK(mgr.gap(3) == Approx(0.1));
+  const auto& best = mgr.arm(49).components();
+  REQUIRE(best.size() == 2);
+  CHECK(best[0].mean == 3.0);
+  CHECK(best[1].mean == Approx(3.1));
+}
+
+TEST_CASE("MGR rewards have the mixture's mean and variance", "[envs][statistical]") {
+  // 1/2 N(3, 1) + 1/2 N(3.5, 1): mean 3.25, variance 1 + 0.25^2 = 1.0625,
+  // fourth central moment 3 + 6(0.0625) + 0.0039 -> Var(s^2) ~ (mu4 - v^2)/n.
+  const auto mgr = make_mgr({.num_arms = 2, .gap = 0.5});
+  xoshiro256pp gen(99);
+  constexpr int n = 400'000;
+  std::vector<double> xs(n);
+  for (auto& x : xs) x = mgr.pull(1, gen);
+  const auto m = test::sample_moments(xs);
+  const double v = 1.0625;
+  CHECK(std::abs(m.mean - 3.25) < test::z_five_sigma * std::sqrt(v / n));
+  const double mu4 = 3.0 + 6.0 * 0.0625 + 0.0625 * 0.0625;
+  CHECK(std::abs(m.variance - v) < test::z_five_sigma * std::sqrt((mu4 - v * v) / n));
+}
+
+TEST_CASE("environments reject bad settings", "[envs][errors]") {
+  CHECK_THROWS_WITH(make_sgr({.num_arms = 1}), Catch::Contains("num_arms = 1"));
+  CHECK_THROWS_WITH(make_sgr({.gap = 0.0}), Catch::Contains("gap = 0"));
+  CHECK_THROWS_WITH(make_mgr({.noise_variance = -1.0}), Catch::Contains("noise_variance = -1"));
+  CHECK_THROWS_WITH(normal_arm(0.0, 0.0), Catch::Contains("variance = 0"));
+  CHECK_THROWS_WITH(bernoulli_arm(1.5), Catch::Contains("p = 1.5"));
+  CHECK_THROWS_WITH(normal_mixture_arm({{0.5, 0, 1}, {0.6, 0, 1}}), Catch::Contains("sum of weights"));
+  const auto sgr = make_sgr({});
+  xoshiro256pp gen(1);
+  CHECK_THROWS_AS((void)sgr.pull(10, gen), std::out_of_range);
+}
+
+TEST_CASE("a generic environment from per-arm distributions", "[envs]") {
+  const bandit_env<bernoulli_arm> env({bernoulli_arm(0.2), bernoulli_arm(0.9)});
+  CHECK(env.best_mean() == 0.9);
+  CHECK(env.gap(0) == Approx(0.7));
+  xoshiro256pp gen(1);
+  double sum = 0;
+  for (int i = 0; i < 10'000; ++i) sum += env.pull(1, gen);
+  // Binomial(10^4, 0.9): sd = 30; 5 sigma.
+  CHECK(std::abs(sum - 9000.0) < 150.0);
+}

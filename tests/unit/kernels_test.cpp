@@ -1,0 +1,99 @@
+#include <cmath>
+
+#include "sabandit/kernels/langevin.hpp"
+#include "sabandit/kernels/sa_average.hpp"
+#include "sabandit/kernels/schedules.hpp"
+#include "sabandit/random.hpp"
+#include "support/catch.hpp"
+#include "support/stat_checks.hpp"
+
+using namespace sabandit;
+
+TEST_CASE("LMC on a Gaussian target has the discretised chain's stationary law",
+          "[kernels][statistical]") {
+  // Target N(mu, s2): grad log p = -(theta - mu) / s2. The chain is AR(1),
+  //   theta' - mu = rho (theta - mu) + sqrt(2h) xi,  rho = 1 - h/s2,
+  // with stationary mean mu and variance V = 2h / (1 - rho^2) = s2 / (1 - h / (2 s2)).
+  const double mu = 2.0, s2 = 1.5, h = 0.3;
+  const double rho = 1.0 - h / s2;
+  const double v = s2 / (1.0 - h / (2.0 * s2));
+  // 8 independent chains side by side (one 1 x 8 block per step), 125,000 kept steps each.
+  constexpr Eigen::Index chains = 8, steps = 125'000, burn_in = 200;
+  xoshiro256pp gen(11);
+  Eigen::RowVectorXd theta = Eigen::RowVectorXd::Constant(chains, mu);
+  Eigen::RowVectorXd proposal(chains), grad(chains);
+  double sum = 0, sum_sq = 0;
+  for (Eigen::Index t = 0; t < burn_in + steps; ++t) {
+    grad = -(theta.array() - mu) / s2;
+    langevin_step(theta, grad, h, 1.0, proposal, gen);
+    theta = proposal;
+    if (t >= burn_in) {
+      sum += theta.sum();
+      sum_sq += (theta.array() - mu).square().sum();
+    }
+  }
+  const double n = static_cast<double>(chains * steps);
+  const double mean = sum / n;
+  const double var = sum_sq / n - (mean - mu) * (mean - mu);
+  // Autocorrelated samples: Var(mean) = V (1 + rho) / (1 - rho) / n, and for a Gaussian AR(1)
+  // Var(sample variance) = 2 V^2 (1 + rho^2) / (1 - rho^2) / n. 5 sigma each.
+  CHECK(std::abs(mean - mu) < test::z_five_sigma * std::sqrt(v * (1 + rho) / (1 - rho) / n));
+  const double var_sd = std::sqrt(2 * v * v * (1 + rho * rho) / (1 - rho * rho) / n);
+  CHECK(std::abs(var - v) < test::z_five_sigma * var_sd);
+  // The discretisation bias V - s2 = 0.167 is 33x var_sd: the test can tell V from s2.
+  CHECK(std::abs(var - s2) > test::z_five_sigma * var_sd);
+}
+
+TEST_CASE("SGLD noise scale targets the tempered posterior", "[kernels][statistical]") {
+  // With noise_scale c the stationary variance becomes c^2 V: here c^2 = tau/n = 0.1.
+  const double s2 = 1.0, h = 0.2, c2 = 0.1;
+  const double v = c2 * s2 / (1.0 - h / (2.0 * s2));
+  const double rho = 1.0 - h / s2;
+  xoshiro256pp gen(12);
+  Eigen::VectorXd theta = Eigen::VectorXd::Zero(4), proposal(4), grad(4);
+  double sum_sq = 0;
+  constexpr int steps = 200'000;
+  for (int t = 0; t < steps; ++t) {
+    grad = -theta / s2;
+    langevin_step(theta, grad, h, std::sqrt(c2), proposal, gen);
+    theta = proposal;
+    sum_sq += theta.squaredNorm();
+  }
+  const double n = 4.0 * steps;
+  const double var_sd = std::sqrt(2 * v * v * (1 + rho * rho) / (1 - rho * rho) / n);
+  CHECK(std::abs(sum_sq / n - v) < test::z_five_sigma * var_sd);
+}
+
+TEST_CASE("SA averaging with gamma_n = 1/n is the running mean", "[kernels]") {
+  xoshiro256pp gen(13);
+  const auto harmonic = polynomial_decay::harmonic();
+  Eigen::Vector3d theta = Eigen::Vector3d::Constant(123.0);  // gamma_1 = 1 forgets this
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero(), omega;
+  for (Eigen::Index n = 1; n <= 1000; ++n) {
+    fill_standard_normal(omega, gen);
+    omega *= 10.0;
+    sum += omega;
+    sa_average(theta, omega, harmonic(n));
+    // Each step rounds at most a few ulps of the running magnitude (~10): 1e-12 absolute.
+    REQUIRE((theta - sum / static_cast<double>(n)).cwiseAbs().maxCoeff() < 1e-12);
+  }
+}
+
+TEST_CASE("step-size schedules", "[kernels]") {
+  const auto paper = polynomial_decay::paper_default();
+  CHECK(paper(1) == Approx(144.07 / (677.88 + 40.02)));
+  CHECK(paper(100) == Approx(144.07 / (677.88 * std::pow(100.0, 0.999) + 40.02)));
+  CHECK(paper(10) < paper(9));
+  CHECK(constant_step(0.3)(1000) == 0.3);
+  const horizon_schedule theory(1000);
+  CHECK(theory(7) == Approx(1e-3));
+  CHECK(theory.inner_steps(1) == 1000);
+  CHECK(theory.inner_steps(3) == 334);  // ceil(1000 / 3)
+  CHECK(inner_steps(theory, 3, 1) == 334);
+  CHECK(inner_steps(paper, 3, 5) == 5);
+  CHECK_THROWS_WITH(polynomial_decay(1, 1, 0, 1.5), Catch::Contains("alpha = 1.5"));
+  CHECK_THROWS_WITH(polynomial_decay(0, 1, 0, 1), Catch::Contains("c1 = 0"));
+  CHECK_THROWS_WITH(polynomial_decay(1, 0, 0, 1), Catch::Contains("c2 + c3"));
+  CHECK_THROWS_WITH(constant_step(-1), Catch::Contains("value = -1"));
+  CHECK_THROWS_WITH(horizon_schedule(0), Catch::Contains("horizon = 0"));
+}

@@ -1,0 +1,141 @@
+#include <cmath>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "sabandit/random.hpp"
+#include "support/archetypes.hpp"
+#include "support/catch.hpp"
+#include "support/stat_checks.hpp"
+
+using namespace sabandit;
+
+TEST_CASE("engines model std::uniform_random_bit_generator", "[random]") {
+  STATIC_REQUIRE(std::uniform_random_bit_generator<splitmix64>);
+  STATIC_REQUIRE(std::uniform_random_bit_generator<xoshiro256pp>);
+  STATIC_REQUIRE(std::uniform_random_bit_generator<test::urbg_archetype>);
+}
+
+TEST_CASE("splitmix64 matches the published reference outputs", "[random]") {
+  // First outputs of Steele/Lea/Flood's SplitMix64 with state 0 (Vigna's splitmix64.c).
+  splitmix64 gen(0);
+  CHECK(gen() == 0xE220A8397B1DCDAFULL);
+  CHECK(gen() == 0x6E789E6AA1B965F4ULL);
+  CHECK(gen() == 0x06C45D188009454FULL);
+  CHECK(gen() == 0xF88BB8A8724C81ECULL);
+}
+
+TEST_CASE("xoshiro256++ matches known answers", "[random]") {
+  // From state {0, 0, 0, 1}: the first outputs of the reference xoshiro256plusplus.c,
+  // as tabulated by independent ports of it.
+  xoshiro256pp gen(xoshiro256pp::state_type{0, 0, 0, 1});
+  const std::uint64_t expected[] = {0x0000000000800000ULL, 0x0000000000800011ULL,
+                                    0x0002200000800011ULL, 0x0002200044000020ULL,
+                                    0x00022000448008A1ULL, 0x01102100802208A0ULL,
+                                    0x0114002284200880ULL, 0x0402896644A64095ULL,
+                                    0x8A14A0A244ACC891ULL, 0x8C88BA4680B20495ULL};
+  for (auto value : expected) CHECK(gen() == value);
+
+  SECTION("seeding expands the seed with SplitMix64") {
+    const xoshiro256pp seeded(0);
+    CHECK(seeded.state() == xoshiro256pp::state_type{0xE220A8397B1DCDAFULL, 0x6E789E6AA1B965F4ULL,
+                                                      0x06C45D188009454FULL, 0xF88BB8A8724C81ECULL});
+  }
+  SECTION("the all-zero state is never used") {
+    const xoshiro256pp zero(xoshiro256pp::state_type{});
+    CHECK(zero.state() != xoshiro256pp::state_type{});
+  }
+}
+
+TEST_CASE("copies replay and equality compares state", "[random]") {
+  xoshiro256pp a(42);
+  a.discard(10);
+  xoshiro256pp b = a;
+  CHECK(a == b);
+  for (int i = 0; i < 100; ++i) REQUIRE(a() == b());
+  (void)a();
+  CHECK_FALSE(a == b);
+}
+
+TEST_CASE("streams are deterministic and distinct", "[random]") {
+  CHECK(make_stream(1, 2, 3) == make_stream(1, 2, 3));
+  std::set<std::uint64_t> firsts;
+  for (std::uint64_t seed = 0; seed < 4; ++seed)
+    for (std::uint64_t trial = 0; trial < 16; ++trial)
+      for (std::uint64_t role = 0; role < 16; ++role) firsts.insert(make_stream(seed, trial, role)());
+  CHECK(firsts.size() == 4U * 16U * 16U);
+}
+
+TEST_CASE("uniform helpers stay in range for every kind of engine", "[random]") {
+  test::urbg_archetype partial;
+  std::mt19937 std32(5);
+  xoshiro256pp fast(5);
+  for (int i = 0; i < 10000; ++i) {
+    const double u = uniform01(partial);
+    REQUIRE((u >= 0.0 && u < 1.0));
+    REQUIRE(uniform_index(std32, 7) < 7U);
+    REQUIRE(to_open_unit_interval(fast()) > 0.0);
+  }
+  CHECK(to_open_unit_interval(0) > 0.0);
+  CHECK(to_unit_interval(~0ULL) < 1.0);
+}
+
+TEST_CASE("uniform_index is uniform", "[random][statistical]") {
+  // 7 cells, 700,000 draws: each count ~ Binomial(n, 1/7), sd = sqrt(n p (1-p)) = 292.8;
+  // a 5 sigma band per cell (family-wise false alarm < 7 x 5.7e-7).
+  xoshiro256pp gen(2024);
+  constexpr int n = 700000;
+  std::vector<int> counts(7, 0);
+  for (int i = 0; i < n; ++i) ++counts[uniform_index(gen, 7)];
+  const double sd = std::sqrt(n * (1.0 / 7) * (6.0 / 7));
+  for (int c : counts) CHECK(std::abs(c - n / 7.0) < test::z_five_sigma * sd);
+}
+
+TEST_CASE("fill_standard_normal equals repeated scalar draws", "[random]") {
+  xoshiro256pp a(9), b(9);
+  Eigen::MatrixXd m(3, 4);
+  fill_standard_normal(m, a);
+  for (Eigen::Index j = 0; j < 4; ++j)
+    for (Eigen::Index i = 0; i < 3; ++i) REQUIRE(m(i, j) == standard_normal(b));
+  SECTION("blocks bind too") {
+    Eigen::MatrixXd big = Eigen::MatrixXd::Zero(5, 5);
+    fill_standard_normal(big.col(2), a);
+    CHECK(big.col(2).cwiseAbs().minCoeff() > 0.0);
+    CHECK(big.col(1).isZero());
+  }
+}
+
+namespace {
+// The ziggurat on 10^6 draws, from two engines (full 64-bit and 32-bit std::mt19937).
+template <class Engine>
+void check_standard_normal(Engine gen) {
+  constexpr std::size_t n = 1'000'000;
+  std::vector<double> xs(n);
+  Eigen::Map<Eigen::VectorXd> view(xs.data(), static_cast<Eigen::Index>(n));
+  fill_standard_normal(view, gen);
+  const auto m = test::sample_moments(xs);
+  const double root_n = std::sqrt(static_cast<double>(n));
+  // Sampling sds for N(0,1): mean 1/sqrt(n); variance sqrt(2/n); skewness sqrt(6/n);
+  // excess kurtosis sqrt(24/n). Each checked at 5 sigma (false alarm 5.7e-7 each).
+  CHECK(std::abs(m.mean) < test::z_five_sigma / root_n);
+  CHECK(std::abs(m.variance - 1.0) < test::z_five_sigma * std::sqrt(2.0) / root_n);
+  CHECK(std::abs(m.skewness) < test::z_five_sigma * std::sqrt(6.0) / root_n);
+  CHECK(std::abs(m.excess_kurtosis) < test::z_five_sigma * std::sqrt(24.0) / root_n);
+  // Kolmogorov–Smirnov: P(sqrt(n) D_n > 2.0) = 2 sum (-1)^(k-1) exp(-2 k^2 x^2) ~ 6.7e-4.
+  CHECK(test::ks_statistic_standard_normal(xs) < 2.0);
+  // The tail path beyond r = 3.6541528853610088: P(|X| > r) = 2.5806e-4, so the count is
+  // Binomial(n, p) with sd sqrt(n p) ~ 16.1; 5 sigma band.
+  const double p_tail = 2.0 * (1.0 - test::normal_cdf(3.6541528853610088));
+  const auto tail = static_cast<double>(
+      std::count_if(xs.begin(), xs.end(), [](double x) { return std::abs(x) > 3.6541528853610088; }));
+  CHECK(std::abs(tail - n * p_tail) < test::z_five_sigma * std::sqrt(n * p_tail));
+  // Symmetry: the sign bit is fair. Count of positives ~ Binomial(n, 1/2), sd = 500.
+  const auto positive = static_cast<double>(std::count_if(xs.begin(), xs.end(), [](double x) { return x > 0; }));
+  CHECK(std::abs(positive - n / 2.0) < test::z_five_sigma * 500.0);
+}
+}  // namespace
+
+TEST_CASE("standard normal: moments, KS and tail on 10^6 draws", "[random][statistical]") {
+  SECTION("xoshiro256++") { check_standard_normal(xoshiro256pp(20261125)); }
+  SECTION("std::mt19937 (32-bit engine path)") { check_standard_normal(std::mt19937(20261125)); }
+}
