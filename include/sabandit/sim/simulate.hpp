@@ -62,11 +62,19 @@ inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::In
 
 }  // namespace detail
 
+/// Does nothing: the default progress hook.
+struct no_progress {
+  void operator()() const noexcept {}
+};
+
 /// Runs `make_policy(trial)` (a callable returning a fresh Policy) on copies of `env`.
-template <class Env, class PolicyFactory>
-  requires Environment<Env> && Policy<std::invoke_result_t<PolicyFactory&, Eigen::Index>>
+/// `on_trial_done()` is called once per finished trial, from the worker threads: it must be
+/// thread-safe (a progress bar counting with an atomic, say).
+template <class Env, class PolicyFactory, class Progress = no_progress>
+  requires Environment<Env> && Policy<std::invoke_result_t<PolicyFactory&, Eigen::Index>> &&
+           std::invocable<Progress&>
 [[nodiscard]] regret_curve simulate(const Env& env, PolicyFactory make_policy,
-                                    const run_config& config) {
+                                    const run_config& config, Progress on_trial_done = {}) {
   detail::validate(config);
   const Eigen::Index num_arms = env.num_arms();
   Eigen::ArrayXd gaps(num_arms);
@@ -109,6 +117,7 @@ template <class Env, class PolicyFactory>
         ++next;
       }
     }
+    on_trial_done();
   });
 
   const auto trials = static_cast<double>(config.trials);
