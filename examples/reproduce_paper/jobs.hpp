@@ -53,6 +53,7 @@ struct figure1_options {
 struct figure1_result {
   std::string table;          ///< Markdown: final regret +- s.e. per setting and policy
   long long policy_rounds = 0;
+  std::vector<double> seconds_per_policy = std::vector<double>(policy_names.size(), 0.0);
 };
 
 inline figure1_result run_figure1(const figure1_options& o) {
@@ -72,8 +73,11 @@ inline figure1_result run_figure1(const figure1_options& o) {
     std::vector<series> lines;
     std::vector<double> finals;
     table << "| " << where.title() << " |";
-    for (const auto& policy : policy_names) {
+    for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
+      const auto& policy = policy_names[pi];
+      const double started = bar.seconds();
       const auto curve = run_policy(policy, o.params, where, config, bar.hook());
+      result.seconds_per_policy[pi] += bar.seconds() - started;
       std::ostringstream rows;
       sabandit::write_regret_csv_rows(rows, where.id(), policy, curve);
       csv += rows.str();

@@ -74,6 +74,10 @@ int main(int argc, char** argv) {
                   "outputs in %s\n",
                   result.policy_rounds, seconds, static_cast<double>(result.policy_rounds) / seconds,
                   sabandit::resolve_threads(fig.common.threads), fig.common.out.c_str());
+      std::printf("wall time by policy:");
+      for (std::size_t i = 0; i < repro::policy_names.size(); ++i)
+        std::printf(" %s %.2f s%s", repro::policy_names[i].c_str(), result.seconds_per_policy[i],
+                    i + 1 < repro::policy_names.size() ? "," : "\n");
     } else if (ablation->parsed()) {
       std::cout << repro::run_ablation(abl) << '\n';
       std::printf("ablation: %.2f s wall; outputs in %s\n", wall(), abl.common.out.c_str());

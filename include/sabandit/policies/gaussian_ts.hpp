@@ -35,7 +35,12 @@ class gaussian_ts {
   explicit gaussian_ts(Eigen::Index num_arms) : gaussian_ts(num_arms, params{}) {}
 
   gaussian_ts(Eigen::Index num_arms, const params& p)
-      : params_(validated(num_arms, p)), stats_(num_arms), warm_up_(p.warmup), scores_(num_arms) {
+      : params_(validated(num_arms, p)),
+        prior_precision_(1.0 / p.prior_variance),
+        prior_weight_(p.prior_mean / p.prior_variance),
+        stats_(num_arms),
+        warm_up_(p.warmup),
+        scores_(num_arms) {
     for (Eigen::Index a = 0; a < num_arms; ++a) refresh(a);
   }
 
@@ -80,12 +85,14 @@ class gaussian_ts {
   }
 
   void refresh(Eigen::Index arm) noexcept {
-    const double precision = 1.0 / params_.prior_variance + stats_.count(arm);
-    scores_.set(arm, (params_.prior_mean / params_.prior_variance + stats_.sums()(arm)) / precision,
-                std::sqrt(params_.temperature / precision));
+    const double variance = 1.0 / (prior_precision_ + stats_.count(arm));
+    scores_.set(arm, (prior_weight_ + stats_.sums()(arm)) * variance,
+                std::sqrt(params_.temperature * variance));
   }
 
   params params_;
+  double prior_precision_;  // 1 / sigma0^2
+  double prior_weight_;     // mu0 / sigma0^2
   detail::arm_statistics stats_;
   detail::warm_up warm_up_;
   detail::gaussian_scores scores_;

@@ -107,13 +107,27 @@ class ts_sgld {
     Eigen::VectorXd& theta = arms_.load(arm);
     const Eigen::Index steps = inner_steps(params_.step_size, n, params_.inner_steps);
     for (Eigen::Index j = 0; j < steps; ++j) {
-      for (Eigen::Index i = 0; i < batch_.size(); ++i) {
-        batch_(i) = rewards[uniform_index(gen, static_cast<std::uint64_t>(n))];
-      }
-      langevin_step(theta, arms_.gradient(arm, batch_), h, noise_scale, arms_.proposal(), gen);
+      langevin_step(theta, minibatch_gradient(arm, rewards, gen), h, noise_scale,
+                    arms_.proposal(), gen);
       theta = arms_.proposal();
     }
     arms_.commit(arm, 0.0);
+  }
+
+  /// The mean log-likelihood gradient on batch_size rewards drawn uniformly, with replacement,
+  /// from the arm's whole history. Sufficient-statistics models need only the batch's sum.
+  template <std::uniform_random_bit_generator URBG>
+  const Eigen::VectorXd& minibatch_gradient(Eigen::Index arm, const std::vector<double>& rewards,
+                                            URBG& gen) {
+    const auto n = static_cast<std::uint64_t>(rewards.size());
+    if constexpr (WindowMeanRewardModel<Model>) {
+      double sum = 0.0;
+      for (Eigen::Index i = 0; i < params_.batch_size; ++i) sum += rewards[uniform_index(gen, n)];
+      return arms_.gradient_at_mean(arm, sum / static_cast<double>(params_.batch_size));
+    } else {
+      for (Eigen::Index i = 0; i < batch_.size(); ++i) batch_(i) = rewards[uniform_index(gen, n)];
+      return arms_.gradient(arm, batch_);
+    }
   }
 
   detail::langevin_arms<Model> arms_;

@@ -32,7 +32,8 @@ class ucb {
         stats_(num_arms),
         warm_up_(p.warmup),
         means_(Eigen::ArrayXd::Zero(num_arms)),
-        bonus_shape_(Eigen::ArrayXd::Zero(num_arms)) {}
+        bonus_shape_(Eigen::ArrayXd::Zero(num_arms)),
+        scores_(num_arms) {}
 
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return stats_.num_arms(); }
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
@@ -44,7 +45,8 @@ class ucb {
     if (const auto arm = warm_up_.pending(stats_)) return *arm;
     const double round = static_cast<double>(stats_.total() + 1);
     const double scale = params_.temperature * std::sqrt(std::log(round));
-    return detail::argmax(means_ + scale * bonus_shape_);
+    scores_ = means_ + scale * bonus_shape_;
+    return detail::argmax(scores_);
   }
 
   template <std::uniform_random_bit_generator URBG>
@@ -71,6 +73,7 @@ class ucb {
   detail::warm_up warm_up_;
   Eigen::ArrayXd means_;
   Eigen::ArrayXd bonus_shape_;
+  Eigen::ArrayXd scores_;  // scratch, kept so that a round allocates nothing
 };
 
 static_assert(Policy<ucb>);

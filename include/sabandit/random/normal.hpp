@@ -13,6 +13,7 @@
 // results portable (libstdc++'s normal_distribution is Marsaglia polar with a cache and
 // differs from libc++'s).
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -32,18 +33,24 @@ struct ziggurat_tables {
 
   std::array<double, layers + 1> x{};  // layer i spans [0, x[i]); x decreasing, x[256] = 0
   std::array<double, layers + 1> f{};  // f[i] = exp(-x[i]^2 / 2)
+  std::array<double, layers> scale{};  // x[i] 2^-53: a 53-bit integer u maps to u scale[i]
+  // The fast path's test x < x[i+1], done on the integer before any conversion:
+  // u 2^-53 x[i] < x[i+1]  <=>  u < x[i+1] / x[i] 2^53.
+  std::array<std::uint64_t, layers> core_limit{};
 
   ziggurat_tables() noexcept {
     const auto density = [](double t) { return std::exp(-0.5 * t * t); };
     x[0] = v / density(r);  // the base layer's rectangle-equivalent width (it includes the tail)
     x[1] = r;
-    for (int i = 1; i < layers - 1; ++i) {
-      x[static_cast<std::size_t>(i) + 1] =
-          std::sqrt(-2.0 * std::log(v / x[static_cast<std::size_t>(i)] +
-                                    density(x[static_cast<std::size_t>(i)])));
+    for (std::size_t i = 1; i + 1 < static_cast<std::size_t>(layers); ++i) {
+      x[i + 1] = std::sqrt(-2.0 * std::log(v / x[i] + density(x[i])));
     }
     x[layers] = 0.0;
     for (std::size_t i = 0; i <= static_cast<std::size_t>(layers); ++i) f[i] = density(x[i]);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(layers); ++i) {
+      scale[i] = x[i] * 0x1.0p-53;
+      core_limit[i] = static_cast<std::uint64_t>(x[i + 1] / x[i] * 0x1.0p53);
+    }
   }
 };
 
@@ -52,27 +59,31 @@ inline const ziggurat_tables& ziggurat() noexcept {
   return tables;
 }
 
+/// Flips the sign of `value` when bit 8 of `bits` is set: an integer XOR on the sign bit,
+/// because a data-dependent branch on a fair coin would be mispredicted half the time.
+[[nodiscard]] inline double with_sign_of_bit8(double value, std::uint64_t bits) noexcept {
+  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(value) ^ ((bits & 0x100U) << 55U));
+}
+
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] inline double ziggurat_normal(const ziggurat_tables& z, URBG& gen) {
   for (;;) {
     const std::uint64_t bits = random_bits64(gen);
-    const auto layer = static_cast<std::size_t>(bits & 0xffU);
-    // +1 or -1 from bit 8, as a multiplier: a data-dependent branch on a fair coin would be
-    // mispredicted half the time.
-    const double sign = 1.0 - 2.0 * static_cast<double>((bits >> 8U) & 1U);
-    const double x = to_unit_interval(bits) * z.x[layer];  // uses bits 11..63 only
-    if (x < z.x[layer + 1]) return sign * x;              // inside the layer's core rectangle
+    const auto layer = static_cast<std::size_t>(bits & 0xffU);  // bits 0..7: the layer
+    const std::uint64_t u = bits >> 11U;                         // bits 11..63: the position
+    const double x = static_cast<double>(static_cast<std::int64_t>(u)) * z.scale[layer];
+    if (u < z.core_limit[layer]) return with_sign_of_bit8(x, bits);  // inside the core, 98.8%
     if (layer == 0) {
       // The tail beyond r (Marsaglia 1964): x = r + a with a ~ Exp(r), accepted w.p. exp(-a^2/2).
       for (;;) {
         const double a = -std::log(to_open_unit_interval(random_bits64(gen))) / ziggurat_tables::r;
         const double b = -std::log(to_open_unit_interval(random_bits64(gen)));
-        if (b + b >= a * a) return sign * (ziggurat_tables::r + a);
+        if (b + b >= a * a) return with_sign_of_bit8(ziggurat_tables::r + a, bits);
       }
     }
     // The wedge between the core and the curve: accept under the density.
     const double y = z.f[layer] + uniform01(gen) * (z.f[layer + 1] - z.f[layer]);
-    if (y < std::exp(-0.5 * x * x)) return sign * x;
+    if (y < std::exp(-0.5 * x * x)) return with_sign_of_bit8(x, bits);
   }
 }
 

@@ -1,0 +1,68 @@
+#pragma once
+// The straightforward reference the performance issue measures against: Gaussian TS and UCB as
+// a careful programmer writes them without sabandit — std::mt19937_64, std::normal_distribution,
+// scalar loops over std::vector, one trial at a time.
+#include <cmath>
+#include <cstddef>
+#include <random>
+#include <vector>
+
+namespace baseline {
+
+class plain_gaussian_ts {
+ public:
+  plain_gaussian_ts(std::size_t arms, unsigned long long seed)
+      : n_(arms, 0.0), sum_(arms, 0.0), gen_(seed) {}
+  std::size_t select() {
+    std::size_t best = 0;
+    double best_score = -INFINITY;
+    for (std::size_t a = 0; a < n_.size(); ++a) {
+      if (n_[a] == 0) return a;
+      const double precision = 1e-4 + n_[a];
+      const double score = sum_[a] / precision + std::sqrt(1.0 / precision) * normal_(gen_);
+      if (score > best_score) {
+        best_score = score;
+        best = a;
+      }
+    }
+    return best;
+  }
+  void update(std::size_t arm, double reward) {
+    n_[arm] += 1;
+    sum_[arm] += reward;
+  }
+
+ private:
+  std::vector<double> n_, sum_;
+  std::mt19937_64 gen_;
+  std::normal_distribution<double> normal_;
+};
+
+class plain_ucb {
+ public:
+  explicit plain_ucb(std::size_t arms) : n_(arms, 0.0), sum_(arms, 0.0) {}
+  std::size_t select() {
+    std::size_t best = 0;
+    double best_score = -INFINITY;
+    for (std::size_t a = 0; a < n_.size(); ++a) {
+      if (n_[a] == 0) return a;
+      const double score = sum_[a] / n_[a] + std::sqrt(2.0 * std::log(t_) / n_[a]);
+      if (score > best_score) {
+        best_score = score;
+        best = a;
+      }
+    }
+    return best;
+  }
+  void update(std::size_t arm, double reward) {
+    n_[arm] += 1;
+    sum_[arm] += reward;
+    t_ += 1;
+  }
+
+ private:
+  std::vector<double> n_, sum_;
+  double t_ = 1;
+};
+
+}  // namespace baseline
