@@ -85,19 +85,25 @@ BENCHMARK(BM_round_gaussian_ts)->Name("scaling/gaussian_ts")->RangeMultiplier(4)
 BENCHMARK(BM_round_ts_sa)->Name("scaling/ts_sa")->RangeMultiplier(4)->Range(2, 4096)->Complexity(benchmark::oN);
 BENCHMARK(BM_round_ucb)->Name("scaling/ucb")->RangeMultiplier(4)->Range(2, 4096)->Complexity(benchmark::oN);
 
-// TS-SA's heap in use (glibc's mallinfo2) after T rounds: constant in T. TS-SGLD for contrast.
+// Heap in use according to glibc: small chunks (uordblks) plus mmapped large ones (hblkhd).
+std::size_t heap_in_use() {
+  const auto info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+// TS-SA's heap in use after T rounds: constant in T. TS-SGLD for contrast.
 template <class P>
 void heap_after_rounds(benchmark::State& state, P make) {
   const auto rewards = reward_table();
   for (auto _ : state) {
-    const auto before = mallinfo2().uordblks;
+    const auto before = heap_in_use();
     auto policy = make();
     sabandit::xoshiro256pp gen(1);
     for (Eigen::Index t = 0; t < state.range(0); ++t) {
       const auto arm = policy.select(gen);
       policy.update(arm, rewards(t & (reward_pool - 1)), gen);
     }
-    state.counters["heap_bytes"] = static_cast<double>(mallinfo2().uordblks - before);
+    state.counters["heap_bytes"] = static_cast<double>(heap_in_use() - before);
     benchmark::DoNotOptimize(policy);
   }
 }

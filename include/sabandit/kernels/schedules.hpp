@@ -52,7 +52,11 @@ class polynomial_decay {
   [[nodiscard]] static polynomial_decay harmonic() { return {1.0, 1.0, 0.0, 1.0}; }
 
   [[nodiscard]] double operator()(Eigen::Index n) const noexcept {
-    return c1_ / (c2_ * std::pow(static_cast<double>(n), alpha_) + c3_);
+    // n^alpha as exp(alpha ln n): about half the cost of glibc's correctly rounded pow (which
+    // was a fifth of a TS-SA round, measured with perf), within a few ulps of it.
+    const double nd = static_cast<double>(n);
+    const double power = alpha_ == 1.0 ? nd : std::exp(alpha_ * std::log(nd));
+    return c1_ / (c2_ * power + c3_);
   }
 
   [[nodiscard]] double c1() const noexcept { return c1_; }
