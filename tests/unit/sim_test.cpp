@@ -37,8 +37,10 @@ TEST_CASE("simulation output is identical for 1 and 2 threads", "[sim]") {
     const run_config one{.horizon = 500, .trials = 7, .seed = 3, .threads = 1, .record_points = 20};
     auto many = one;
     many.threads = threads;
-    const auto factory = [](Eigen::Index) { return ts_sa<>(5, {.warmup = 2, .window = 8}); };
-    CHECK(same_curves(simulate(env, factory, one), simulate(env, factory, many)));
+    const auto sa = [](Eigen::Index) { return ts_sa<>(5, {.warmup = 2, .window = 8}); };
+    CHECK(same_curves(simulate(env, sa, one), simulate(env, sa, many)));
+    const auto sgld = [](Eigen::Index) { return ts_sgld<>(5, {.batch_size = 4}); };
+    CHECK(same_curves(simulate(env, sgld, one), simulate(env, sgld, many)));
   }
 }
 
