@@ -19,13 +19,28 @@ static std::atomic<long> eigen_malloc_violations{0};
 
 static std::atomic<long> operator_new_calls{0};
 
-void* operator new(std::size_t size) {
+// The whole family is replaced, so that every allocation and deallocation goes through the
+// same pair (malloc/free): a partial set mixes allocators, which AddressSanitizer rightly flags.
+namespace {
+void* counted_allocation(std::size_t size) {
   operator_new_calls.fetch_add(1);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  return std::malloc(size == 0 ? 1 : size);
+}
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (void* p = counted_allocation(size)) return p;
   throw std::bad_alloc();
 }
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
 void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 
