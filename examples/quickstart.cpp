@@ -15,6 +15,8 @@ int main() {
     const double reward = world(arm);             // act, observe
     policy.update(arm, reward, rng);              // learn (throws on a bad arm or NaN)
   }
+  // With the paper's SA schedule (gamma_n h ~ 0.11 / n) an estimate moves slowly once the
+  // warm-up is over: see the README's "How sabandit's TS-SA compares".
   for (Eigen::Index a = 0; a < policy.num_arms(); ++a)
     std::cout << "arm " << a << ": " << policy.statistics().count(a) << " pulls, estimate "
               << policy.parameter_estimates()(0, a) << '\n';
