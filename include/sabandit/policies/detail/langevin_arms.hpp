@@ -72,8 +72,8 @@ class langevin_arms {
   [[nodiscard]] gaussian_scores& scores() noexcept { return scores_; }
   [[nodiscard]] const gaussian_scores& scores() const noexcept { return scores_; }
 
-  /// Sets theta_a when arm a's warm-up ends, from the warm-up rewards (mean `xbar`, all of
-  /// them in `rewards`), and returns it through the working copy committed by `commit`.
+  /// Computes theta_a for the end of arm a's warm-up into the working copy (commit() stores
+  /// it): a prior draw, or the fit to the warm-up `rewards`.
   template <class Rewards, std::uniform_random_bit_generator URBG>
   void initialise(Eigen::Index arm, const Rewards& rewards, URBG& gen) {
     if (prior_.init == initialisation::prior) {
