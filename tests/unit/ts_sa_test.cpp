@@ -119,3 +119,16 @@ TEST_CASE("TS-SA in d = 3 with features", "[ts_sa]") {
   CHECK(phi.col(3).dot(policy.parameter_estimates().col(3)) == Approx(2.0).margin(0.2));
   CHECK(policy.statistics().count(3) > 300);
 }
+
+TEST_CASE("a non-finite Langevin iterate is reported and not stored", "[ts_sa][errors]") {
+  // h = 1e308 makes sqrt(2h) overflow: the proposal is infinite.
+  ts_sa<> policy(2, {.warmup = 1, .window = 4, .step_size = 1e308});
+  xoshiro256pp gen(1);
+  policy.update(0, 1.0, gen);
+  policy.update(1, 2.0, gen);
+  const auto before = policy;
+  CHECK_THROWS_WITH(policy.update(0, 1.5, gen), Catch::Contains("non-finite"));
+  CHECK(policy.parameter_estimates() == before.parameter_estimates());
+  CHECK(policy.windows().size(0) == before.windows().size(0));
+  CHECK(policy.statistics().count(0) == before.statistics().count(0));
+}
