@@ -5,6 +5,8 @@
 // gamma_n = 1/n, and with N = 10 inner steps.
 #include <sabandit/sabandit.hpp>
 
+#include "reproduce_paper/suite.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,7 +29,7 @@ std::string summary(regret_curve curve) {
   return text;
 }
 
-ts_sa<> ts_sa_with(const std::function<void(ts_sa<>::params&)>& change) {
+ts_sa<> ts_sa_with(const std::function<void(ts_sa<>::params&)>& change) {  // defaults, then one change
   ts_sa<>::params p;
   change(p);
   return ts_sa<>(K, p);
@@ -38,39 +40,34 @@ ts_sa<> ts_sa_with(const std::function<void(ts_sa<>::params&)>& change) {
 int main() {
   const run_config config{.horizon = 10'000, .trials = 50, .seed = 2026, .record_points = 1};
   const paper_setting setting{.num_arms = K, .gap = 0.5};
-  struct entry {
-    std::string name;
-    std::function<std::string(bool mixture)> run;
+  const auto on = [&](bool mixture, auto make) {
+    return summary(mixture ? simulate(make_mgr(setting), make, config)
+                           : simulate(make_sgr(setting), make, config));
   };
-  const auto runner = [&](auto make) {
-    return [&, make](bool mixture) {
-      return summary(mixture ? simulate(make_mgr(setting), make, config)
-                             : simulate(make_sgr(setting), make, config));
-    };
+  // The five policies with their library defaults, through the reproduction's own mapping.
+  std::vector<std::pair<std::string, std::function<std::string(bool)>>> rows;
+  for (const auto& policy : repro::policy_names) {
+    rows.emplace_back(policy, [&, policy](bool mixture) {
+      const repro::setting where{mixture, setting.gap, K};
+      return summary(repro::run_policy(policy, repro::suite_params{}, where, config, no_progress{}));
+    });
+  }
+  // TS-SA variants.
+  const auto variant = [&](std::string name, std::function<void(ts_sa<>::params&)> change) {
+    rows.emplace_back(std::move(name), [&, change](bool mixture) {
+      return on(mixture, [&](Eigen::Index) { return ts_sa_with(change); });
+    });
   };
-  const std::vector<entry> policies = {
-      {"UCB", runner([](Eigen::Index) { return ucb(K); })},
-      {"TS", runner([](Eigen::Index) { return gaussian_ts(K); })},
-      {"ε-TS", runner([](Eigen::Index) { return epsilon_ts(K); })},
-      {"TS-SGLD", runner([](Eigen::Index) { return ts_sgld<>(K); })},
-      {"TS-SA (default: warm start)", runner([](Eigen::Index) { return ts_sa<>(K); })},
-      {"TS-SA, θ_a from the prior (Alg. 1 line 1)", runner([](Eigen::Index) {
-         return ts_sa_with([](auto& p) { p.prior.init = initialisation::prior; });
-       })},
-      {"TS-SA, γ_n = 1/n", runner([](Eigen::Index) {
-         return ts_sa_with([](auto& p) { p.sa_schedule = polynomial_decay::harmonic(); });
-       })},
-      {"TS-SA, N = 10", runner([](Eigen::Index) {
-         return ts_sa_with([](auto& p) { p.inner_steps = 10; });
-       })},
-  };
+  variant("TS-SA, θ_a from the prior (Alg. 1 line 1)",
+          [](auto& p) { p.prior.init = initialisation::prior; });
+  variant("TS-SA, γ_n = 1/n", [](auto& p) { p.sa_schedule = polynomial_decay::harmonic(); });
+  variant("TS-SA, N = 10", [](auto& p) { p.inner_steps = 10; });
+
   const auto start = std::chrono::steady_clock::now();
   std::printf("| policy | SGR: mean ± s.e. | median | worst | MGR: mean ± s.e. | median | worst |\n"
               "|---|---|---|---|---|---|---|\n");
-  for (const auto& p : policies) {
-    const auto sgr = p.run(false);
-    const auto mgr = p.run(true);
-    std::printf("| %s | %s | %s |\n", p.name.c_str(), sgr.c_str(), mgr.c_str());
+  for (const auto& [name, run] : rows) {
+    std::printf("| %s | %s | %s |\n", name.c_str(), run(false).c_str(), run(true).c_str());
   }
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
   std::printf("\nK = 10, gap = 0.5, T = %lld, %lld trials, seed %llu; final pseudo-regret. "

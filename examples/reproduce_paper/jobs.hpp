@@ -4,6 +4,7 @@
 // Outputs depend only on the arguments, never on the thread count or the machine's speed, so
 // a rerun reproduces them byte for byte; wall time goes to the terminal only.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -123,6 +124,15 @@ struct panel {
   void (*apply)(sabandit::ts_sa<>::params&, double);
 };
 
+/// Replaces one coefficient of the SA schedule gamma_n = c1 / (c2 n^alpha + c3):
+/// 0 = c1, 1 = c2, 2 = c3, 3 = alpha.
+inline void set_sa_coefficient(sabandit::ts_sa<>::params& p, std::size_t which, double value) {
+  const auto& s = p.sa_schedule;
+  std::array<double, 4> c{s.c1(), s.c2(), s.c3(), s.alpha()};
+  c[which] = value;
+  p.sa_schedule = sabandit::polynomial_decay(c[0], c[1], c[2], c[3]);
+}
+
 inline std::vector<panel> ablation_panels() {
   using P = sabandit::ts_sa<>::params;
   const P paper{};
@@ -139,25 +149,13 @@ inline std::vector<panel> ablation_panels() {
        [](P& p, double v) { p.inner_steps = static_cast<Eigen::Index>(v); }},
       {"h", {0.01, 0.05, 0.1, 0.25, 0.532, 1.0}, paper, [](P& p, double v) { p.step_size = v; }},
       {"c1", {10, 50, 144.07, 300, 600}, small_window,
-       [](P& p, double v) {
-         const auto& s = p.sa_schedule;
-         p.sa_schedule = sabandit::polynomial_decay(v, s.c2(), s.c3(), s.alpha());
-       }},
+       [](P& p, double v) { set_sa_coefficient(p, 0, v); }},
       {"c2", {100, 300, 677.88, 1000, 2000}, small_window,
-       [](P& p, double v) {
-         const auto& s = p.sa_schedule;
-         p.sa_schedule = sabandit::polynomial_decay(s.c1(), v, s.c3(), s.alpha());
-       }},
+       [](P& p, double v) { set_sa_coefficient(p, 1, v); }},
       {"c3", {0, 10, 40.02, 100, 500}, small_window,
-       [](P& p, double v) {
-         const auto& s = p.sa_schedule;
-         p.sa_schedule = sabandit::polynomial_decay(s.c1(), s.c2(), v, s.alpha());
-       }},
+       [](P& p, double v) { set_sa_coefficient(p, 2, v); }},
       {"alpha", {0.5, 0.7, 0.9, 0.999, 1.0}, small_window,
-       [](P& p, double v) {
-         const auto& s = p.sa_schedule;
-         p.sa_schedule = sabandit::polynomial_decay(s.c1(), s.c2(), s.c3(), v);
-       }},
+       [](P& p, double v) { set_sa_coefficient(p, 3, v); }},
   };
 }
 
@@ -227,6 +225,21 @@ struct dimension {
   bool log_scale;
 };
 
+/// Successive halving's rungs: configurations alive and trials for each of them.
+struct rung {
+  Eigen::Index configs;
+  Eigen::Index trials;
+};
+inline std::vector<rung> halving_plan(const tune_options& o) {
+  std::vector<rung> plan;
+  for (Eigen::Index n = o.configs, r = o.initial_trials;
+       static_cast<Eigen::Index>(plan.size()) < o.rungs;
+       n = std::max<Eigen::Index>(1, n / o.eta), r *= o.eta) {
+    plan.push_back({n, r});
+  }
+  return plan;
+}
+
 /// The parameters the paper tunes for each policy (Experiments, "standardized tuning").
 inline std::vector<dimension> search_space(const std::string& policy) {
   const dimension tau{policy + ".tau", 0.01, 10.0, true};
@@ -244,12 +257,9 @@ inline std::vector<dimension> search_space(const std::string& policy) {
 inline std::string run_tune(const tune_options& o) {
   constexpr std::uint64_t tuning_role = 0x7475'6e65;  // "tune"
   const std::uint64_t tuning_seed = sabandit::stream_key(o.common.seed, 1, tuning_role);
+  const auto plan = halving_plan(o);
   long long budget = 0;
-  {
-    Eigen::Index n = o.configs, r = o.initial_trials;
-    for (Eigen::Index k = 0; k < o.rungs && n > 0; ++k, n = std::max<Eigen::Index>(1, n / o.eta), r *= o.eta)
-      budget += n * r;
-  }
+  for (const auto& r : plan) budget += r.configs * r.trials;
   progress bar("tune", budget * static_cast<long long>(policy_names.size()) +
                            o.eval_trials * static_cast<long long>(policy_names.size()));
   suite_params best;
@@ -269,8 +279,8 @@ inline std::string run_tune(const tune_options& o) {
     }
     std::vector<std::size_t> alive(candidates.size());
     std::iota(alive.begin(), alive.end(), 0);
-    Eigen::Index trials = o.initial_trials;
-    for (Eigen::Index rung = 0; rung < o.rungs && !alive.empty(); ++rung, trials *= o.eta) {
+    for (std::size_t rung = 0; rung < plan.size(); ++rung) {
+      const Eigen::Index trials = plan[rung].trials;
       std::vector<std::pair<double, std::size_t>> scores;
       for (std::size_t c : alive) {
         const sabandit::run_config config{.horizon = o.horizon, .trials = trials, .seed = tuning_seed,
@@ -291,7 +301,8 @@ inline std::string run_tune(const tune_options& o) {
         log_rows += "\n";
       }
       std::stable_sort(scores.begin(), scores.end());  // ties keep candidate order
-      const auto keep = std::max<std::size_t>(1, scores.size() / static_cast<std::size_t>(o.eta));
+      const auto keep =
+          static_cast<std::size_t>(rung + 1 < plan.size() ? plan[rung + 1].configs : 1);
       alive.clear();
       for (std::size_t i = 0; i < keep; ++i) alive.push_back(scores[i].second);
     }

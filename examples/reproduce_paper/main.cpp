@@ -10,7 +10,13 @@
 
 namespace {
 
-void add_common(CLI::App& app, repro::common_options& c) {
+/// Options every job has. The output folder's default is set first, so that --help shows it.
+void add_common(CLI::App& app, repro::common_options& c, const char* out_folder,
+                Eigen::Index& horizon) {
+  c.out = out_folder;
+  app.add_option("--horizon,-T", horizon, "Rounds per trial")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_option("--seed", c.seed, "Experiment seed")->capture_default_str();
   app.add_option("--threads", c.threads, "Worker threads (0: one per core); results do not depend on it")
       ->capture_default_str();
@@ -30,28 +36,22 @@ int main(int argc, char** argv) {
   repro::figure1_options fig;
   std::string params_file;
   auto* figure1 = app.add_subcommand("figure1", "Figure 1: {SGR, MGR} x gap {0.1, 0.5} x K {10, 50}, five policies");
-  add_common(*figure1, fig.common);
-  fig.common.out = "results/figure1";
-  figure1->add_option("--horizon,-T", fig.horizon, "Rounds per trial")->check(CLI::PositiveNumber)->capture_default_str();
+  add_common(*figure1, fig.common, "results/figure1", fig.horizon);
   figure1->add_option("--trials,-R", fig.trials, "Trials per setting")->check(CLI::PositiveNumber)->capture_default_str();
   figure1->add_option("--params", params_file, "Parameter file (as written by `tune`)")->check(CLI::ExistingFile);
 
   repro::ablation_options abl;
   auto* ablation = app.add_subcommand("ablation", "TS-SA ablations around the appendix's default configuration");
-  add_common(*ablation, abl.common);
-  abl.common.out = "results/ablation";
-  ablation->add_option("--horizon,-T", abl.horizon, "Rounds per trial")->check(CLI::PositiveNumber)->capture_default_str();
+  add_common(*ablation, abl.common, "results/ablation", abl.horizon);
   ablation->add_option("--trials,-R", abl.trials, "Trials per value")->check(CLI::PositiveNumber)->capture_default_str();
 
   repro::tune_options tun;
   std::string env_name = "SGR";
   auto* tune = app.add_subcommand("tune", "Standardized tuning: the same search budget for every policy");
-  add_common(*tune, tun.common);
-  tun.common.out = "results/tune";
+  add_common(*tune, tun.common, "results/tune", tun.horizon);
   tune->add_option("--env", env_name, "Setting to tune on")->check(CLI::IsMember({"SGR", "MGR"}))->capture_default_str();
   tune->add_option("--arms,-K", tun.where.arms, "Arms")->check(CLI::Range(2, 100000))->capture_default_str();
   tune->add_option("--gap", tun.where.gap, "Gap between the best and the other means")->check(CLI::PositiveNumber)->capture_default_str();
-  tune->add_option("--horizon,-T", tun.horizon, "Rounds per trial")->check(CLI::PositiveNumber)->capture_default_str();
   tune->add_option("--configs", tun.configs, "Random configurations per policy")->check(CLI::PositiveNumber)->capture_default_str();
   tune->add_option("--initial-trials", tun.initial_trials, "Trials per configuration at the first rung")->check(CLI::PositiveNumber)->capture_default_str();
   tune->add_option("--eta", tun.eta, "Halving factor")->check(CLI::Range(2, 100))->capture_default_str();

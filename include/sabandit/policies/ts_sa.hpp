@@ -114,7 +114,7 @@ class ts_sa {
   [[nodiscard]] const detail::reward_windows& windows() const noexcept { return windows_; }
 
  private:
-  params validated(const params& p) const {
+  static params validated(const params& p) {
     detail::require_at_least<Eigen::Index>("warmup (Omega)", p.warmup, 1);
     detail::require_at_least<Eigen::Index>("window (B)", p.window, 1);
     detail::require_at_least<Eigen::Index>("inner_steps (N)", p.inner_steps, 1);

@@ -47,7 +47,7 @@ class ts_sgld {
         stats_(arms_.num_arms()),
         warm_up_(p.warmup),
         history_(static_cast<std::size_t>(arms_.num_arms())),
-        batch_(p.batch_size) {}
+        batch_(WindowMeanRewardModel<Model> ? 0 : p.batch_size) {}
 
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return arms_.num_arms(); }
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
@@ -89,7 +89,7 @@ class ts_sgld {
   }
 
  private:
-  params validated(const params& p) const {
+  static params validated(const params& p) {
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     detail::require_at_least<Eigen::Index>("batch_size", p.batch_size, 1);
     detail::require_at_least<Eigen::Index>("inner_steps (N)", p.inner_steps, 1);
@@ -135,7 +135,7 @@ class ts_sgld {
   detail::arm_statistics stats_;
   detail::warm_up warm_up_;
   std::vector<std::vector<double>> history_;
-  Eigen::VectorXd batch_;
+  Eigen::VectorXd batch_;  // mini-batch scratch; unused (empty) for sufficient-statistics models
 };
 
 static_assert(Policy<ts_sgld<>>);

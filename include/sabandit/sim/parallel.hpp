@@ -30,12 +30,11 @@ void parallel_for(std::size_t count, unsigned threads, Task&& task) {
       }
     }
   };
-  const auto pool_size = static_cast<std::size_t>(resolve_threads(threads));
-  const std::size_t extra = std::min(pool_size, count) > 0 ? std::min(pool_size, count) - 1 : 0;
+  // The calling thread is one of the workers; never more workers than tasks.
+  const std::size_t workers = std::min<std::size_t>(resolve_threads(threads), count);
   {
     std::vector<std::jthread> pool;
-    pool.reserve(extra);
-    for (std::size_t t = 0; t < extra; ++t) pool.emplace_back(worker);
+    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(worker);
     worker();
   }  // jthreads join here
   for (auto& error : errors) {

@@ -97,20 +97,17 @@ class langevin_arms {
     work_ = theta_.col(arm);
     return work_;
   }
-  [[nodiscard]] Eigen::VectorXd& work() noexcept { return work_; }
   [[nodiscard]] Eigen::VectorXd& proposal() noexcept { return proposal_; }
 
-  /// grad of the mean log-likelihood of `rewards` at the working copy, into grad().
+  /// The mean log-likelihood gradient of `rewards` at the working copy: the generic path.
+  /// Policies choose it or gradient_at_mean, since only they know whether a mean is at hand
+  /// (TS-SA's running window sum) or would cost a pass (TS-SGLD's fresh mini-batch).
   template <class Rewards>
   const Eigen::VectorXd& gradient(Eigen::Index arm, const Rewards& rewards) {
-    if constexpr (WindowMeanRewardModel<Model>) {
-      model_.grad_log_likelihood_at_mean(rewards.mean(), phi_.col(arm), work_, grad_);
-    } else {
-      model_.grad_log_likelihood(rewards, phi_.col(arm), work_, grad_);
-    }
+    model_.grad_log_likelihood(rewards, phi_.col(arm), work_, grad_);
     return grad_;
   }
-  /// The same from a known window mean (sufficient-statistics models only).
+  /// The same from a known window mean (sufficient-statistics models only): O(d).
   const Eigen::VectorXd& gradient_at_mean(Eigen::Index arm, double xbar)
     requires WindowMeanRewardModel<Model>
   {
