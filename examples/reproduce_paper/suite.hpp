@@ -126,7 +126,7 @@ sabandit::regret_curve run_policy(const std::string& policy, const suite_params&
   if (policy == "TS-SGLD") {
     const double h = params.get("TS-SGLD.h");
     return go([=](Eigen::Index) {
-      return ts_sgld<>(k, {.step_size = constant_step(h), .temperature = tau});
+      return ts_sgld<>(k, {.step_size = h, .temperature = tau});
     });
   }
   if (policy == "TS-SA") {

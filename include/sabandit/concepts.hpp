@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/models/prior.hpp"
 #include "sabandit/random/xoshiro.hpp"
 
 namespace sabandit {
@@ -15,12 +16,20 @@ using vector_cref = Eigen::Ref<const Eigen::VectorXd>;
 /// Writable vector argument, used for gradients so that a round allocates nothing.
 using vector_ref = Eigen::Ref<Eigen::VectorXd>;
 
-/// A likelihood p(x | theta) of one arm's rewards, with mean <phi, theta> (paper,
-/// Preliminaries). Langevin policies differentiate it (Alg. 1 line 8):
-///  - `m.mean(phi, theta)`                       expected reward, a double;
-///  - `m.log_likelihood(x, phi, theta)`          log p(x | theta), a double;
+/// A likelihood p(x | theta) of one arm's rewards: a generalised linear model whose expected
+/// reward is g(<phi, theta>) for a *monotone increasing* inverse link g (identity for the
+/// Gaussian of the paper's Preliminaries, logistic for Bernoulli, exp for Poisson). That
+/// monotonicity is a semantic requirement the compiler cannot check: it is what lets every
+/// policy decide on the linear predictor <phi_a, theta_a,t> (Alg. 1 line 5), whose argmax is
+/// then the argmax of expected reward. Langevin policies differentiate the likelihood (line 8):
+///  - `m.mean(phi, theta)`                       expected reward g(<phi, theta>), a double, used
+///                                               for reporting and regret, never to decide;
+///  - `m.log_likelihood(x, phi, theta)`          log p(x | theta), a double (the warm start's
+///                                               objective);
 ///  - `m.grad_log_likelihood(xs, phi, theta, g)` writes into g (size d) the gradient in theta of
 ///    the *mean* log-likelihood (1/m) sum_i log p(xs_i | theta) over the window xs (size m >= 1).
+/// The paper's analysis assumes log p(x | theta) concave in theta; each model's header says
+/// whether it is.
 template <class M>
 concept RewardModel =
     std::copy_constructible<M> &&
@@ -31,17 +40,27 @@ concept RewardModel =
       model.grad_log_likelihood(rewards, phi, theta, grad);
     };
 
-/// A refinement for exponential-family models whose mean-log-likelihood gradient depends on a
-/// window only through its mean (the Gaussian): O(d) per gradient instead of O(m d), and a
-/// closed-form fit used for warm starts.
-///  - `m.grad_log_likelihood_at_mean(xbar, phi, theta, g)`  same gradient as above, from xbar;
-///  - `m.fit_mean(xbar, phi, theta)`  writes a theta maximising the likelihood of mean xbar.
+/// A refinement for exponential-family models with a canonical link, whose mean
+/// log-likelihood gradient depends on a window only through its mean (Gaussian, Bernoulli,
+/// Poisson: phi (xbar - g(<phi, theta>)) up to a scale): O(d) per gradient instead of O(m d).
+///  - `m.grad_log_likelihood_at_mean(xbar, phi, theta, g)`  same gradient as above, from xbar.
 template <class M>
 concept WindowMeanRewardModel =
     RewardModel<M> && requires(const M& model, double xbar, const vector_cref& phi,
                                const vector_cref& theta, vector_ref out) {
       model.grad_log_likelihood_at_mean(xbar, phi, theta, out);
-      model.fit_mean(xbar, phi, out);
+    };
+
+/// A refinement for models whose warm start has a closed form (the Gaussian):
+///  - `m.map_estimate(xbar, count, phi, prior, theta)` writes the MAP estimate of theta from
+///    `count` rewards of mean `xbar` under `prior`.
+/// Other models get the generic warm start: a line-searched gradient ascent on the same
+/// log-posterior (policies/langevin/warm_start.hpp).
+template <class M>
+concept ClosedFormMapModel =
+    WindowMeanRewardModel<M> && requires(const M& model, double xbar, const vector_cref& phi,
+                                         const normal_prior& prior, vector_ref out) {
+      model.map_estimate(xbar, xbar, phi, prior, out);
     };
 
 /// A source of rewards for simulation: K arms with known true means (for pseudo-regret).

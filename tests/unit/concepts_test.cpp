@@ -29,8 +29,8 @@ TEST_CASE("library types satisfy the concepts with any engine", "[concepts]") {
   STATIC_REQUIRE(Policy<ts_sa<test::reward_model_archetype>, test::urbg_archetype>);
   STATIC_REQUIRE(Policy<ts_sgld<test::reward_model_archetype>, test::urbg_archetype>);
   STATIC_REQUIRE(Policy<ts_sa<gaussian_model, horizon_schedule>>);
-  STATIC_REQUIRE(StepSchedule<polynomial_decay>);
-  STATIC_REQUIRE_FALSE(StepSchedule<int>);
+  STATIC_REQUIRE(SaSchedule<polynomial_decay>);
+  STATIC_REQUIRE_FALSE(SaSchedule<int>);
 }
 
 TEST_CASE("policies run with the archetype engine and model", "[concepts]") {

@@ -45,13 +45,26 @@ TEST_CASE("Gaussian window gradient matches central finite differences", "[model
   }
 }
 
-TEST_CASE("Gaussian fit_mean maximises the likelihood of the mean", "[models]") {
+TEST_CASE("Gaussian map_estimate with a flat prior maximises the likelihood", "[models]") {
   const gaussian_model model;
   Eigen::Vector3d phi(1.0, -2.0, 0.5), theta;
-  model.fit_mean(2.5, phi, theta);
+  model.map_estimate(2.5, 7.0, phi, normal_prior::flat(), theta);
   CHECK(model.mean(phi, theta) == Approx(2.5));
   Eigen::Vector3d grad;
   model.grad_log_likelihood_at_mean(2.5, phi, theta, grad);
+  CHECK(grad.norm() < 1e-12);
+}
+
+TEST_CASE("Gaussian map_estimate zeroes the log-posterior gradient", "[models]") {
+  // grad [count F(theta) + log pi(theta)] = count phi (xbar - <phi, theta>) / sigma^2
+  //                                         - (theta - mu0) / sigma0^2 = 0 at the MAP.
+  const gaussian_model model(0.5);
+  const normal_prior prior{0.3, 2.0};
+  Eigen::Vector3d phi(1.0, -2.0, 0.5), theta, grad;
+  model.map_estimate(2.5, 7.0, phi, prior, theta);
+  model.grad_log_likelihood_at_mean(2.5, phi, theta, grad);
+  grad *= 7.0;
+  prior.add_log_density_gradient(theta, 1.0, grad);
   CHECK(grad.norm() < 1e-12);
 }
 

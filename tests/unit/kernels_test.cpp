@@ -84,7 +84,7 @@ TEST_CASE("step-size schedules", "[kernels]") {
   CHECK(paper(1) == Approx(144.07 / (677.88 + 40.02)));
   CHECK(paper(100) == Approx(144.07 / (677.88 * std::pow(100.0, 0.999) + 40.02)));
   CHECK(paper(10) < paper(9));
-  CHECK(constant_step(0.3)(1000) == 0.3);
+  CHECK(constant_schedule(0.3)(1000) == 0.3);
   const horizon_schedule theory(1000);
   CHECK(theory(7) == Approx(1e-3));
   CHECK(theory.inner_steps(1) == 1000);
@@ -94,6 +94,6 @@ TEST_CASE("step-size schedules", "[kernels]") {
   CHECK_THROWS_WITH(polynomial_decay(1, 1, 0, 1.5), Catch::Contains("alpha = 1.5"));
   CHECK_THROWS_WITH(polynomial_decay(0, 1, 0, 1), Catch::Contains("c1 = 0"));
   CHECK_THROWS_WITH(polynomial_decay(1, 0, 0, 1), Catch::Contains("c2 + c3"));
-  CHECK_THROWS_WITH(constant_step(-1), Catch::Contains("value = -1"));
+  CHECK_THROWS_WITH(constant_schedule(-1), Catch::Contains("value = -1"));
   CHECK_THROWS_WITH(horizon_schedule(0), Catch::Contains("horizon = 0"));
 }

@@ -9,6 +9,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/normal.hpp"
+#include "sabandit/random/poisson.hpp"
 
 namespace sabandit {
 
@@ -94,6 +95,23 @@ class bernoulli_arm {
 
  private:
   double p_;
+};
+
+/// Poisson(mean) counts in {0, 1, 2, ...}.
+class poisson_arm {
+ public:
+  explicit poisson_arm(double mean) : mean_(mean) {
+    if (!(mean >= 0.0 && mean <= 1e15))  // beyond 2^53 / 8 counts stop being exact doubles
+      detail::throw_invalid("mean", mean, "must be in [0, 1e15]");
+  }
+  [[nodiscard]] double mean() const noexcept { return mean_; }
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    return poisson_variate(mean_, gen);
+  }
+
+ private:
+  double mean_;
 };
 
 }  // namespace sabandit

@@ -1,5 +1,7 @@
 #pragma once
-// Step-size schedules: small values mapping a pull count n >= 1 to a step size.
+// Stochastic-approximation schedules of TS-SA (Alg. 1 line 9): small values mapping an arm's
+// pull count n >= 1 to the SA weight gamma_n. (The Langevin step h is a constant in both
+// Langevin policies; see ts_sgld.hpp for why TS-SGLD's needs no decay either.)
 #include <cmath>
 #include <concepts>
 
@@ -9,18 +11,18 @@
 
 namespace sabandit {
 
-/// `s(n)` is the step size after n pulls of an arm; optionally `s.inner_steps(n)` says how many
+/// `s(n)` is the weight gamma_n after n pulls of an arm; optionally `s.inner_steps(n)` says how many
 /// inner iterations the n-th update runs (the theory's N(n)); otherwise the policy's fixed N.
 template <class S>
-concept StepSchedule = std::copy_constructible<S> && requires(const S& s, Eigen::Index n) {
+concept SaSchedule = std::copy_constructible<S> && requires(const S& s, Eigen::Index n) {
   { s(n) } -> std::convertible_to<double>;
 };
 
-/// gamma_n = value for every n.
-class constant_step {
+/// gamma_n = value for every n: an exponential moving average of the proposals.
+class constant_schedule {
  public:
-  explicit constant_step(double value) : value_(value) {
-    detail::require_positive("constant_step.value", value);
+  explicit constant_schedule(double value) : value_(value) {
+    detail::require_positive("constant_schedule.value", value);
   }
   [[nodiscard]] double operator()(Eigen::Index /*n*/) const noexcept { return value_; }
   [[nodiscard]] double value() const noexcept { return value_; }
@@ -88,7 +90,7 @@ class horizon_schedule {
 };
 
 /// Inner iterations for the n-th update: the schedule's own N(n) if it has one, else `fixed`.
-template <StepSchedule S>
+template <SaSchedule S>
 [[nodiscard]] Eigen::Index inner_steps(const S& schedule, Eigen::Index n, Eigen::Index fixed) {
   if constexpr (requires { { schedule.inner_steps(n) } -> std::convertible_to<Eigen::Index>; }) {
     return schedule.inner_steps(n);

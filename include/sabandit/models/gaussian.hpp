@@ -1,5 +1,8 @@
 #pragma once
-// Gaussian rewards with known noise variance: x ~ N(<phi, theta>, sigma^2).
+// Gaussian rewards with known noise variance: x ~ N(<phi, theta>, sigma^2), the identity link
+// of the paper's Preliminaries. log p(x | theta) is a concave quadratic in theta (strongly
+// concave along phi, with curvature |phi|^2 / sigma^2): the log-concavity that the paper's
+// assumptions on the likelihood need.
 #include <cmath>
 #include <numbers>
 
@@ -7,11 +10,17 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/models/prior.hpp"
 
 namespace sabandit {
 
 class gaussian_model {
  public:
+  /// Flat: the warm start is then the warm-up window's mean, as in the paper's experiments,
+  /// and TS-SGLD's drift has no prior term. Gaussian rewards of known scale make the
+  /// likelihood alone well posed after one pull, so no prior is needed to keep it finite.
+  [[nodiscard]] static normal_prior default_prior() { return normal_prior::flat(); }
+
   /// sigma^2 > 0; the paper's experiments use 1.
   explicit gaussian_model(double noise_variance = 1.0) : noise_variance_(noise_variance) {
     detail::require_positive("noise_variance", noise_variance);
@@ -19,6 +28,7 @@ class gaussian_model {
 
   [[nodiscard]] double noise_variance() const noexcept { return noise_variance_; }
 
+  /// E[x | theta] = <phi, theta> (identity link).
   [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
     return phi.dot(theta);
   }
@@ -41,9 +51,21 @@ class gaussian_model {
     grad = phi * ((xbar - mean(phi, theta)) / noise_variance_);
   }
 
-  /// The minimum-norm maximiser: theta = phi xbar / |phi|^2 (so <phi, theta> = xbar).
-  void fit_mean(double xbar, const vector_cref& phi, vector_ref theta) const {
-    theta = phi * (xbar / phi.squaredNorm());
+  /// The MAP estimate of theta from `count` rewards of mean `xbar` under `prior`, in closed
+  /// form. The posterior moves theta only along phi, so theta = mean 1 + c phi with
+  ///   c = (count r / sigma^2) / (1/sigma0^2 + count |phi|^2 / sigma^2),  r = xbar - <phi, mean 1>;
+  /// for the flat prior c = r / |phi|^2: the maximiser of the likelihood nearest the prior mean
+  /// (with mean 0, phi xbar / |phi|^2).
+  void map_estimate(double xbar, double count, const vector_cref& phi, const normal_prior& prior,
+                    vector_ref theta) const {
+    const double residual = xbar - prior.mean * phi.sum();
+    const double phi_norm2 = phi.squaredNorm();
+    const double c =
+        prior.is_flat()
+            ? residual / phi_norm2
+            : (count * residual / noise_variance_) /
+                  (prior.precision() + count * phi_norm2 / noise_variance_);
+    theta = (phi * c).array() + prior.mean;
   }
 
  private:
@@ -51,5 +73,6 @@ class gaussian_model {
 };
 
 static_assert(WindowMeanRewardModel<gaussian_model>);
+static_assert(ClosedFormMapModel<gaussian_model>);
 
 }  // namespace sabandit

@@ -18,7 +18,8 @@ namespace sabandit {
 class epsilon_ts {
  public:
   struct params {
-    /// Probability of the greedy branch, in [0, 1). Unset: 1/K, Jin et al.'s choice.
+    /// Probability of the greedy branch, in [0, 1). Unset: 1/K, Jin et al.'s choice (0 for a
+    /// single arm, where both branches play the same arm and 1/K = 1 is out of range).
     std::optional<double> epsilon;
     /// The posterior, as in gaussian_ts (tau multiplies its variance).
     gaussian_ts::params posterior{};
@@ -48,7 +49,8 @@ class epsilon_ts {
 
  private:
   static double validated_epsilon(Eigen::Index num_arms, std::optional<double> epsilon) {
-    const double value = epsilon.value_or(1.0 / static_cast<double>(num_arms));
+    const double value =
+        epsilon.value_or(num_arms > 1 ? 1.0 / static_cast<double>(num_arms) : 0.0);
     if (!(value >= 0.0 && value < 1.0)) detail::throw_invalid("epsilon", value, "must be in [0, 1)");
     return value;
   }

@@ -12,7 +12,7 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
-#include "sabandit/policies/detail/arm_statistics.hpp"
+#include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
 
@@ -70,7 +70,7 @@ class gaussian_ts {
   [[nodiscard]] const Eigen::ArrayXd& posterior_stddevs() const noexcept {
     return scores_.spreads();
   }
-  [[nodiscard]] const detail::arm_statistics& statistics() const noexcept { return stats_; }
+  [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
   /// Whether the warm-up is over (so select samples from the posterior).
   [[nodiscard]] bool warmed_up() { return !warm_up_.pending(stats_).has_value(); }
 
@@ -93,7 +93,7 @@ class gaussian_ts {
   params params_;
   double prior_precision_;  // 1 / sigma0^2
   double prior_weight_;     // mu0 / sigma0^2
-  detail::arm_statistics stats_;
+  arm_statistics stats_;
   detail::warm_up warm_up_;
   detail::gaussian_scores scores_;
 };

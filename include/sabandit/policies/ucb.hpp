@@ -10,7 +10,7 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
-#include "sabandit/policies/detail/arm_statistics.hpp"
+#include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
 
@@ -58,7 +58,7 @@ class ucb {
     bonus_shape_(arm) = std::sqrt(2.0 / stats_.count(arm));
   }
 
-  [[nodiscard]] const detail::arm_statistics& statistics() const noexcept { return stats_; }
+  [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
 
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
@@ -69,7 +69,7 @@ class ucb {
   }
 
   params params_;
-  detail::arm_statistics stats_;
+  arm_statistics stats_;
   detail::warm_up warm_up_;
   Eigen::ArrayXd means_;
   Eigen::ArrayXd bonus_shape_;

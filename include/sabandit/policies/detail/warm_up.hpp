@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-#include "sabandit/policies/detail/arm_statistics.hpp"
+#include "sabandit/policies/arm_statistics.hpp"
 
 namespace sabandit::detail {
 

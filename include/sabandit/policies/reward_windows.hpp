@@ -3,7 +3,7 @@
 // A B x K ring buffer with running sums: O(K B) memory, whatever the horizon, and O(1) pushes.
 #include <Eigen/Core>
 
-namespace sabandit::detail {
+namespace sabandit {
 
 class reward_windows {
  public:
@@ -65,4 +65,4 @@ class reward_windows {
   Eigen::Array<Eigen::Index, Eigen::Dynamic, 1> head_;
 };
 
-}  // namespace sabandit::detail
+}  // namespace sabandit

@@ -2,7 +2,7 @@
 // Per-arm pull counts and reward sums: what every policy keeps, in O(K) memory.
 #include <Eigen/Core>
 
-namespace sabandit::detail {
+namespace sabandit {
 
 class arm_statistics {
  public:
@@ -30,4 +30,4 @@ class arm_statistics {
   long long total_ = 0;
 };
 
-}  // namespace sabandit::detail
+}  // namespace sabandit

@@ -1,0 +1,73 @@
+#pragma once
+// Environments beyond the paper's Gaussian ones, for the non-identity links of
+// models/bernoulli.hpp and models/poisson.hpp:
+//  - gap settings in the style of SGR: K - 1 arms with mean best - gap, the best arm last
+//    (so that ties broken towards low indices cannot flatter a policy);
+//  - feature settings: arm a with features phi_a and a true parameter theta*_a, whose rewards
+//    have mean g(<phi_a, theta*_a>) for the model's inverse link g.
+#include <cmath>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "sabandit/envs/arms.hpp"
+#include "sabandit/envs/bandit_env.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/models/bernoulli.hpp"
+
+namespace sabandit {
+
+namespace detail {
+template <class Arm>
+bandit_env<Arm> gap_setting(Eigen::Index num_arms, double best, double gap) {
+  require_at_least<Eigen::Index>("num_arms", num_arms, 2);
+  require_positive("gap", gap);
+  std::vector<Arm> arms(static_cast<std::size_t>(num_arms - 1), Arm(best - gap));
+  arms.emplace_back(best);
+  return bandit_env<Arm>(std::move(arms));
+}
+
+template <class Arm, class MeanOf>
+bandit_env<Arm> feature_setting(const Eigen::MatrixXd& features, const Eigen::MatrixXd& theta,
+                                MeanOf mean_of) {
+  if (features.rows() != theta.rows() || features.cols() != theta.cols() || features.size() == 0)
+    throw_invalid("theta.rows() x theta.cols()",
+                  std::to_string(theta.rows()) + " x " + std::to_string(theta.cols()),
+                  "must equal the features' d x K and be non-empty");
+  std::vector<Arm> arms;
+  for (Eigen::Index a = 0; a < features.cols(); ++a)
+    arms.push_back(mean_of(features.col(a).dot(theta.col(a))));
+  return bandit_env<Arm>(std::move(arms));
+}
+}  // namespace detail
+
+/// Bernoulli arms: the last has success probability `best`, the others best - gap.
+[[nodiscard]] inline bandit_env<bernoulli_arm> make_bernoulli_gap(Eigen::Index num_arms,
+                                                                  double best = 0.9,
+                                                                  double gap = 0.5) {
+  return detail::gap_setting<bernoulli_arm>(num_arms, best, gap);
+}
+
+/// Poisson arms: the last has mean `best`, the others best - gap.
+[[nodiscard]] inline bandit_env<poisson_arm> make_poisson_gap(Eigen::Index num_arms,
+                                                              double best = 3.0,
+                                                              double gap = 0.5) {
+  return detail::gap_setting<poisson_arm>(num_arms, best, gap);
+}
+
+/// Linear-Gaussian arms: N(<phi_a, theta*_a>, noise_variance). features and theta are d x K.
+[[nodiscard]] inline bandit_env<normal_arm> make_linear_gaussian(const Eigen::MatrixXd& features,
+                                                                 const Eigen::MatrixXd& theta,
+                                                                 double noise_variance = 1.0) {
+  return detail::feature_setting<normal_arm>(
+      features, theta, [&](double eta) { return normal_arm(eta, noise_variance); });
+}
+
+/// Logistic arms: Bernoulli(sigmoid(<phi_a, theta*_a>)). features and theta are d x K.
+[[nodiscard]] inline bandit_env<bernoulli_arm> make_logistic(const Eigen::MatrixXd& features,
+                                                             const Eigen::MatrixXd& theta) {
+  return detail::feature_setting<bernoulli_arm>(
+      features, theta, [](double eta) { return bernoulli_arm(sigmoid(eta)); });
+}
+
+}  // namespace sabandit

@@ -1,0 +1,233 @@
+#pragma once
+// A Langevin Thompson-sampling policy, composed as stan composes a sampler from a metric and
+// an integrator:
+//   reward model  x  gradient source (recent_window | uniform_minibatch)
+//                 x  averager        (sa_averaging  | last_iterate).
+// TS-SA is  model x recent_window x sa_averaging (Alg. 1 with the Experiments window);
+// TS-SGLD is model x uniform_minibatch x last_iterate (Mazumdar et al. 2020).
+//
+// `core` owns what every such policy has: features Phi (d x K), iterates Theta (d x K), the
+// model, per-arm statistics, the warm-up, the decision scores, and the scratch of a chain, so a
+// round allocates nothing. It implements once the mechanics the two policies share: parameter
+// checks, the warm-up and its rollback, the chain's inner loop, and the GLM decision rule.
+// A policy derives from it: the read-only accessors are public (every Langevin policy answers
+// the same questions the same way), the machinery is protected (only the policy moves chains).
+//
+// The decision rule (Alg. 1 lines 4-5): arm a scores <phi_a, theta_a,t> with
+// theta_a,t ~ N(theta_a, s_a^2 I), i.e. one scalar normal N(<phi_a, theta_a>, s_a^2 |phi_a|^2).
+// It is the *linear predictor*, never the model's mean: the mean g(<phi, theta>) is on the
+// reward scale while the spread s_a is on the parameter scale, and since g is increasing
+// (RewardModel's requirement) argmax of the linear predictor is argmax of expected reward.
+#include <cmath>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/kernels/langevin.hpp"
+#include "sabandit/models/prior.hpp"
+#include "sabandit/policies/arm_statistics.hpp"
+#include "sabandit/policies/detail/gaussian_scores.hpp"
+#include "sabandit/policies/detail/warm_up.hpp"
+#include "sabandit/policies/langevin/warm_start.hpp"
+
+namespace sabandit {
+
+/// Features for the paper's experiments: d = 1 and phi_a = 1, so theta_a is arm a's linear
+/// predictor (its mean, for the Gaussian).
+[[nodiscard]] inline Eigen::MatrixXd unit_features(Eigen::Index num_arms) {
+  detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+  return Eigen::MatrixXd::Ones(1, num_arms);
+}
+
+namespace langevin {
+
+/// The settings every composition has; each policy fills it from its own params.
+struct core_settings {
+  Eigen::Index warmup;             ///< Omega >= 1: pulls of each arm before the chain starts
+  Eigen::Index inner_steps;        ///< N >= 1 (unless the averager's schedule fixes N(n))
+  double decision_temperature;     ///< s_a^2 = this / n_a; 0: decide on theta_a itself
+  initialisation init;             ///< where a chain starts
+  normal_prior prior;              ///< the prior (line 1; warm start; TS-SGLD's drift)
+  map_options warm_start;          ///< stopping rule of the generic warm start
+};
+
+/// One chain move's Langevin step: omega = theta + h (g + w grad log pi) + c sqrt(2h) xi.
+struct step_settings {
+  double step_size;     ///< h
+  double noise_scale;   ///< c: 1 for TS-SA's proposal (line 8); sqrt(tau / n) for SGLD (eq. 2)
+  double prior_weight;  ///< w: 0 for TS-SA (its target has no prior); 1/n for TS-SGLD
+};
+
+/// Checks the members every Langevin policy's params share, naming each.
+template <class Params>
+void validate_common(const Params& p) {
+  detail::require_at_least<Eigen::Index>("warmup (Omega)", p.warmup, 1);
+  detail::require_at_least<Eigen::Index>("inner_steps (N)", p.inner_steps, 1);
+  detail::require_positive("step_size (h)", p.step_size);
+  detail::require_positive("temperature (tau)", p.temperature);
+  detail::validate(p.prior, p.init == initialisation::prior);
+  detail::validate(p.warm_start);
+}
+
+template <RewardModel Model, class GradientSource, class Averager>
+class core {
+ public:
+  [[nodiscard]] Eigen::Index num_arms() const noexcept { return phi_.cols(); }
+  [[nodiscard]] Eigen::Index dimension() const noexcept { return phi_.rows(); }
+  /// Phi (d x K): column a is phi_a.
+  [[nodiscard]] const Eigen::MatrixXd& features() const noexcept { return phi_; }
+  /// Theta (d x K): column a is theta_a, the chain's current iterate for arm a.
+  [[nodiscard]] const Eigen::MatrixXd& parameter_estimates() const noexcept { return theta_; }
+  [[nodiscard]] const Model& model() const noexcept { return model_; }
+  [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
+  /// <phi_a, theta_a> for every arm: the centres of the decision's scores.
+  [[nodiscard]] const Eigen::ArrayXd& linear_predictors() const noexcept {
+    return scores_.centers();
+  }
+
+ protected:
+  /// `source_size` is the window B or the batch size, passed to GradientSource(size, K).
+  core(Eigen::MatrixXd features, Model model, Eigen::Index source_size, Averager averager,
+       const core_settings& settings)
+      : phi_(validated_features(std::move(features))),
+        theta_(Eigen::MatrixXd::Constant(phi_.rows(), phi_.cols(), settings.prior.mean)),
+        phi_norm_(phi_.colwise().norm().transpose().array()),
+        model_(std::move(model)),
+        source_(source_size, phi_.cols()),
+        averager_(std::move(averager)),
+        settings_(settings),
+        stats_(phi_.cols()),
+        warm_up_(settings.warmup),
+        scores_(phi_.cols()),
+        work_(phi_.rows()),
+        proposal_(phi_.rows()),
+        grad_(phi_.rows()),
+        trial_(phi_.rows()) {
+    averager_.validate(settings.warmup);
+  }
+
+  [[nodiscard]] const GradientSource& source() const noexcept { return source_; }
+
+  /// The next warm-up arm (round-robin), if some arm still lacks its Omega pulls.
+  [[nodiscard]] std::optional<Eigen::Index> warm_up_arm() noexcept {
+    return warm_up_.pending(stats_);
+  }
+  /// Lines 4-5: argmax_a of <phi_a, theta_a> + s_a |phi_a| z_a, z ~ N(0, I_K).
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index sample_argmax(URBG& gen) {
+    return scores_.sample_argmax(gen);
+  }
+  /// argmax_a <phi_a, theta_a>: the decision when theta_a is itself the sample (TS-SGLD).
+  [[nodiscard]] Eigen::Index greedy_argmax() const { return scores_.center_argmax(); }
+
+  /// Learns `reward` of `arm` with the strong guarantee. During the arm's warm-up the reward is
+  /// recorded, and the last warm-up pull starts the chain (prior draw or warm start); after it,
+  /// `learn(n)` runs first (n = pulls before this one, so the gradient sees the rewards before
+  /// this one, Alg. 1 lines 8 and 11) and then the reward is recorded. `learn` must change
+  /// nothing if it throws (advance + commit do not).
+  template <std::uniform_random_bit_generator URBG, class Learn>
+  void update(Eigen::Index arm, double reward, URBG& gen, Learn&& learn) {
+    detail::require_arm(arm, num_arms());
+    detail::require_reward(reward);
+    const auto pulls_before = static_cast<Eigen::Index>(stats_.count(arm));
+    if (pulls_before < settings_.warmup) {
+      const auto saved = source_.save(arm);
+      source_.record(arm, reward);
+      if (pulls_before + 1 == settings_.warmup) {
+        try {  // line 1: theta_a from the prior, or the warm start
+          detail::initial_parameter(model_, source_.rewards(arm), phi_.col(arm), settings_.init,
+                                    settings_.prior, settings_.warm_start, arm, gen, work_,
+                                    grad_, trial_, proposal_);
+          commit(arm, work_, settings_.warmup);
+        } catch (...) {
+          source_.restore(arm, saved);
+          throw;
+        }
+      }
+    } else {
+      learn(pulls_before);
+      source_.record(arm, reward);
+    }
+    stats_.add(arm, reward);
+  }
+
+  /// The chain's inner loop for an arm with n pulls, from theta_a, into scratch (Theta is not
+  /// touched; commit stores the result): N(n) times
+  ///   g     = source gradient at theta (+ w grad log pi)
+  ///   omega = theta + h g + c sqrt(2h) xi                       (line 8 / eq. 2)
+  ///   theta = averager(theta, omega)                            (line 9, or omega itself)
+  template <std::uniform_random_bit_generator URBG>
+  const Eigen::VectorXd& advance(Eigen::Index arm, Eigen::Index n, const step_settings& step,
+                                 URBG& gen) {
+    work_ = theta_.col(arm);
+    const double gamma = averager_.weight(n);
+    const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
+    for (Eigen::Index j = 0; j < steps; ++j) {
+      source_.gradient(model_, arm, phi_.col(arm), work_, grad_, gen);
+      if (step.prior_weight != 0.0)
+        settings_.prior.add_log_density_gradient(work_, step.prior_weight, grad_);
+      langevin_step(work_, grad_, step.step_size, step.noise_scale, proposal_, gen);
+      averager_.average(work_, proposal_, gamma);
+    }
+    return work_;
+  }
+
+  /// Stores theta_a = `theta` for an arm with `pulls` pulls and sets its score distribution.
+  /// A non-finite iterate is reported, never stored (Theta and the scores stay as they were).
+  void commit(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
+    if (!theta.allFinite()) throw_non_finite(arm);
+    store(arm, theta, pulls);
+  }
+  /// The same for every arm at once (column a for arm a): all or nothing, so a chain that
+  /// diverges leaves every arm as it was.
+  void commit_all(const Eigen::MatrixXd& thetas) {
+    for (Eigen::Index a = 0; a < num_arms(); ++a)
+      if (!thetas.col(a).allFinite()) throw_non_finite(a);
+    for (Eigen::Index a = 0; a < num_arms(); ++a)
+      store(a, thetas.col(a), static_cast<Eigen::Index>(stats_.count(a)));
+  }
+
+ private:
+  void store(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
+    theta_.col(arm) = theta;
+    const double spread =
+        std::sqrt(settings_.decision_temperature / static_cast<double>(pulls)) * phi_norm_(arm);
+    scores_.set(arm, phi_.col(arm).dot(theta), spread);
+  }
+  [[noreturn]] static void throw_non_finite(Eigen::Index arm) {
+    throw std::domain_error("sabandit: the Langevin iterate of arm " + std::to_string(arm) +
+                            " became non-finite; reduce step_size (h) or check the model");
+  }
+  static Eigen::MatrixXd validated_features(Eigen::MatrixXd features) {
+    detail::require_at_least<Eigen::Index>("features.rows() (dimension d)", features.rows(), 1);
+    detail::require_at_least<Eigen::Index>("features.cols() (num_arms K)", features.cols(), 1);
+    if (!features.allFinite())
+      detail::throw_invalid("features", "non-finite entry", "must be finite");
+    for (Eigen::Index a = 0; a < features.cols(); ++a) {
+      if (features.col(a).squaredNorm() == 0.0)
+        detail::throw_invalid("features.col(" + std::to_string(a) + ")", "zero vector",
+                              "must be non-zero");
+    }
+    return features;
+  }
+
+  Eigen::MatrixXd phi_;
+  Eigen::MatrixXd theta_;
+  Eigen::ArrayXd phi_norm_;
+  Model model_;
+  GradientSource source_;
+  Averager averager_;
+  core_settings settings_;
+  arm_statistics stats_;
+  detail::warm_up warm_up_;
+  detail::gaussian_scores scores_;
+  Eigen::VectorXd work_, proposal_, grad_, trial_;  // chain scratch: no allocation per round
+};
+
+}  // namespace langevin
+}  // namespace sabandit

@@ -1,0 +1,48 @@
+#pragma once
+// Gradient source of TS-SA: the B most recent rewards of the arm (paper, Experiments remark:
+// g = (1/m) sum_{i<m} grad log p(X_{n-i} | theta), m = min(n, B)). Constant memory, O(K B).
+// One of the two gradient sources a Langevin chain is composed from (langevin/core.hpp);
+// the other is TS-SGLD's uniform_minibatch.
+#include <random>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/policies/reward_windows.hpp"
+
+namespace sabandit::langevin {
+
+class recent_window {
+ public:
+  /// `capacity` is B >= 1 (validated by the caller, which names the parameter).
+  recent_window(Eigen::Index capacity, Eigen::Index num_arms) : windows_(capacity, num_arms) {}
+
+  /// The windows themselves, for inspection (constant memory can be checked on them).
+  [[nodiscard]] const reward_windows& windows() const noexcept { return windows_; }
+
+  /// The rewards a warm start fits: the window at the end of the warm-up.
+  [[nodiscard]] auto rewards(Eigen::Index arm) const noexcept { return windows_.rewards(arm); }
+
+  /// Records a reward; `save`/`restore` undo it when a later step of the same update fails.
+  void record(Eigen::Index arm, double reward) noexcept { windows_.push(arm, reward); }
+  using checkpoint = reward_windows::checkpoint;
+  [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept { return windows_.save(arm); }
+  void restore(Eigen::Index arm, const checkpoint& saved) noexcept { windows_.restore(arm, saved); }
+
+  /// The mean log-likelihood gradient over the window at `theta`. Deterministic: the engine is
+  /// not used. Sufficient-statistics models read the running sum: O(d), not O(B d).
+  template <RewardModel Model, std::uniform_random_bit_generator URBG>
+  void gradient(const Model& model, Eigen::Index arm, const vector_cref& phi,
+                const vector_cref& theta, vector_ref grad, URBG& /*gen*/) {
+    if constexpr (WindowMeanRewardModel<Model>) {
+      model.grad_log_likelihood_at_mean(windows_.mean(arm), phi, theta, grad);
+    } else {
+      model.grad_log_likelihood(windows_.rewards(arm), phi, theta, grad);
+    }
+  }
+
+ private:
+  reward_windows windows_;
+};
+
+}  // namespace sabandit::langevin

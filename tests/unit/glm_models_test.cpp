@@ -1,0 +1,146 @@
+// The Bernoulli (logistic) and Poisson (log) models: likelihoods, gradients against central
+// finite differences at random points, and finite values at |<phi, theta>| = 700.
+#include <cmath>
+#include <limits>
+
+#include "sabandit/envs/arms.hpp"
+#include "sabandit/models/bernoulli.hpp"
+#include "sabandit/models/poisson.hpp"
+#include "sabandit/random.hpp"
+#include "support/catch.hpp"
+
+using namespace sabandit;
+
+namespace {
+
+/// Checks m.grad_log_likelihood (and the at-mean path) against central differences of the mean
+/// log-likelihood, at random phi, theta (N(0, I/d), so |eta| is of order 1) and the window
+/// `rewards`. Central differences err by eps^2 |f'''| / 6 + rounding ~1e-16 |f| / eps; with
+/// eps = 1e-5 and |f'''| <= |phi|^3 max(e^eta, 1/4) of order 10 here, both are below 1e-9, so a
+/// relative tolerance of 1e-6 (plus 1e-9 absolute) is a wide margin yet catches any wrong term.
+template <class Model>
+void check_gradient(const Model& model, const Eigen::VectorXd& rewards, xoshiro256pp& gen) {
+  for (int d : {1, 3, 5}) {
+    for (int point = 0; point < 10; ++point) {
+      Eigen::VectorXd phi(d), theta(d), grad(d), at_mean(d);
+      fill_standard_normal(phi, gen);
+      fill_standard_normal(theta, gen);
+      phi /= std::sqrt(static_cast<double>(d));
+      theta /= std::sqrt(static_cast<double>(d));
+      model.grad_log_likelihood(rewards, phi, theta, grad);
+      const auto mean_ll = [&](const Eigen::VectorXd& t) {
+        double sum = 0;
+        for (double x : rewards) sum += model.log_likelihood(x, phi, t);
+        return sum / static_cast<double>(rewards.size());
+      };
+      constexpr double eps = 1e-5;
+      for (int i = 0; i < d; ++i) {
+        Eigen::VectorXd up = theta, down = theta;
+        up(i) += eps;
+        down(i) -= eps;
+        CHECK(grad(i) == Approx((mean_ll(up) - mean_ll(down)) / (2 * eps))
+                             .epsilon(1e-6)
+                             .margin(1e-9));
+      }
+      model.grad_log_likelihood_at_mean(rewards.mean(), phi, theta, at_mean);
+      CHECK(at_mean.isApprox(grad, 1e-12));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("softplus and sigmoid are exact and finite at the extremes", "[models]") {
+  CHECK(softplus(0.0) == Approx(std::log(2.0)));
+  CHECK(softplus(3.0) == Approx(std::log1p(std::exp(3.0))));
+  CHECK(softplus(-3.0) == Approx(std::log1p(std::exp(-3.0))));
+  CHECK(softplus(700.0) == 700.0);  // log1p(e^-700) is below half an ulp of 700
+  CHECK(softplus(-700.0) == Approx(std::exp(-700.0)).epsilon(1e-12));
+  CHECK(softplus(1e308) == 1e308);
+  CHECK(sigmoid(0.0) == 0.5);
+  CHECK(sigmoid(700.0) == 1.0);
+  CHECK(sigmoid(-700.0) == Approx(std::exp(-700.0)).epsilon(1e-12));
+  CHECK(sigmoid(-700.0) > 0.0);
+  CHECK(sigmoid(2.0) + sigmoid(-2.0) == Approx(1.0));
+}
+
+TEST_CASE("Bernoulli model: log-likelihood, mean and link", "[models]") {
+  const bernoulli_model model;
+  Eigen::Vector2d phi(1.0, 0.5), theta(0.2, 0.6);  // eta = 0.5
+  const double p = 1.0 / (1.0 + std::exp(-0.5));
+  CHECK(model.mean(phi, theta) == Approx(p));
+  CHECK(model.log_likelihood(1.0, phi, theta) == Approx(std::log(p)));
+  CHECK(model.log_likelihood(0.0, phi, theta) == Approx(std::log(1 - p)));
+}
+
+TEST_CASE("Poisson model: log-likelihood, mean and link", "[models]") {
+  const poisson_model model;
+  Eigen::Vector2d phi(1.0, 0.5), theta(0.2, 0.6);  // eta = 0.5
+  const double mu = std::exp(0.5);
+  CHECK(model.mean(phi, theta) == Approx(mu));
+  // log(mu^3 e^-mu / 3!)
+  CHECK(model.log_likelihood(3.0, phi, theta) == Approx(3 * 0.5 - mu - std::log(6.0)));
+}
+
+TEST_CASE("Bernoulli window gradient matches central finite differences", "[models]") {
+  xoshiro256pp gen(11);
+  Eigen::VectorXd rewards(9);
+  for (auto& x : rewards) x = uniform01(gen) < 0.3 ? 1.0 : 0.0;
+  check_gradient(bernoulli_model{}, rewards, gen);
+}
+
+TEST_CASE("Poisson window gradient matches central finite differences", "[models]") {
+  xoshiro256pp gen(12);
+  Eigen::VectorXd rewards(9);
+  for (auto& x : rewards) x = poisson_variate(2.5, gen);
+  check_gradient(poisson_model{}, rewards, gen);
+}
+
+TEST_CASE("GLM models stay finite at |<phi, theta>| = 700", "[models]") {
+  const bernoulli_model bernoulli;
+  const poisson_model poisson;
+  Eigen::VectorXd rewards(3);
+  rewards << 0.0, 1.0, 1.0;
+  Eigen::VectorXd phi = Eigen::VectorXd::Constant(1, 1.0), grad(1);
+  for (double eta : {-700.0, 700.0}) {
+    const Eigen::VectorXd theta = Eigen::VectorXd::Constant(1, eta);
+    INFO("eta = " << eta);
+    CHECK(std::isfinite(bernoulli.log_likelihood(0.0, phi, theta)));
+    CHECK(std::isfinite(bernoulli.log_likelihood(1.0, phi, theta)));
+    CHECK(bernoulli.mean(phi, theta) >= 0.0);
+    CHECK(bernoulli.mean(phi, theta) <= 1.0);
+    bernoulli.grad_log_likelihood(rewards, phi, theta, grad);
+    CHECK(grad.allFinite());
+    CHECK(std::isfinite(poisson.log_likelihood(4.0, phi, theta)));
+    CHECK(std::isfinite(poisson.mean(phi, theta)));
+    poisson.grad_log_likelihood(rewards, phi, theta, grad);
+    CHECK(grad.allFinite());
+  }
+  // The correct limits, not merely finite ones: log P(x = 1) at eta = -700 is -700.
+  const Eigen::VectorXd low = Eigen::VectorXd::Constant(1, -700.0);
+  CHECK(bernoulli.log_likelihood(1.0, phi, low) == Approx(-700.0));
+  CHECK(bernoulli.log_likelihood(0.0, phi, low) == Approx(-std::exp(-700.0)).epsilon(1e-12));
+}
+
+TEST_CASE("Poisson variates have the right mean and variance", "[random][statistical]") {
+  // Mean and variance both equal mu. Over n = 10^5 draws the sample mean has standard error
+  // sqrt(mu / n) and the sample variance about mu sqrt(2 / n) (the excess kurtosis 1/mu adds
+  // little); both are checked at 5 sigma. Both branches (inversion < 10 <= PTRS) are covered.
+  xoshiro256pp gen(5);
+  constexpr int n = 100'000;
+  for (double mu : {0.0, 0.3, 3.0, 9.5, 10.0, 37.0, 1000.0}) {
+    double sum = 0, sum2 = 0;
+    bool integral = true;
+    for (int i = 0; i < n; ++i) {
+      const double k = poisson_variate(mu, gen);
+      integral = integral && k >= 0 && k == std::floor(k);
+      sum += k;
+      sum2 += k * k;
+    }
+    const double mean = sum / n, variance = sum2 / n - mean * mean;
+    INFO("mu = " << mu);
+    CHECK(integral);
+    CHECK(std::abs(mean - mu) <= 5 * std::sqrt(mu / n) + 1e-12);
+    CHECK(std::abs(variance - mu) <= 5 * mu * std::sqrt(2.0 / n + 1.0 / (mu * n + 1e-300)) + 1e-12);
+  }
+}

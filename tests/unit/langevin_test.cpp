@@ -1,0 +1,186 @@
+// The Langevin policies over any reward model: the GLM decision rule, the prior and the MAP
+// warm start, TS-SGLD's prior drift, and the review's bug fixes (one test each).
+#include <cmath>
+#include <limits>
+
+#include "sabandit/sabandit.hpp"
+#include "support/archetypes.hpp"
+#include "support/catch.hpp"
+
+using namespace sabandit;
+
+TEST_CASE("Langevin policies decide on the linear predictor, not the mean",
+          "[langevin][glm]") {
+  // Two logistic arms warmed up (flat prior: the MLE) to logits log(0.8/0.2) = 1.39 and
+  // log(0.6/0.4) = 0.41 after 60 pulls each.
+  ts_sa<bernoulli_model> policy(unit_features(2), {.warmup = 60, .window = 60,
+                                                   .prior = normal_prior::flat()});
+  xoshiro256pp gen(8);
+  for (int i = 0; i < 60; ++i) {
+    policy.update(0, i % 5 < 4 ? 1.0 : 0.0, gen);  // 48 of 60
+    policy.update(1, i % 5 < 3 ? 1.0 : 0.0, gen);  // 36 of 60
+  }
+  const Eigen::ArrayXd eta = policy.linear_predictors();
+  CHECK(eta(0) == Approx(std::log(0.8 / 0.2)).margin(1e-6));  // MLE logits of 48/60, 36/60
+  CHECK(eta(1) == Approx(std::log(0.6 / 0.4)).margin(1e-6));
+  const Eigen::ArrayXd mean = eta.unaryExpr([](double e) { return sigmoid(e); });
+
+  // Replay each select() with a copy of the engine: K normals z, then
+  //   linear-predictor rule:  argmax eta_a + sqrt(tau / n_a) |phi_a| z_a      (Alg. 1 line 5)
+  //   old rule:               argmax sigmoid(eta_a) + sqrt(tau / n_a) |phi_a| z_a
+  // The policy must agree with the first every time; the second must disagree sometimes (a
+  // mean-scale centre with parameter-scale noise), or the test would prove nothing.
+  const double spread = std::sqrt(1.0 / 60.0);
+  int disagreements_with_old_rule = 0;
+  for (int t = 0; t < 2000; ++t) {
+    xoshiro256pp replay = gen;
+    Eigen::Array2d z;
+    fill_standard_normal(z, replay);
+    const Eigen::Array2d glm_scores = eta + spread * z, old_scores = mean + spread * z;
+    const Eigen::Index glm_choice = glm_scores(0) >= glm_scores(1) ? 0 : 1;  // ties: low index
+    const Eigen::Index old_choice = old_scores(0) >= old_scores(1) ? 0 : 1;
+    const Eigen::Index chosen = policy.select(gen);
+    REQUIRE(chosen == glm_choice);
+    disagreements_with_old_rule += chosen != old_choice ? 1 : 0;
+  }
+  CHECK(disagreements_with_old_rule > 0);
+}
+
+TEST_CASE("the warm start is the MAP under the prior, for a generic model", "[langevin][prior]") {
+  // One 0 reward, Omega = 1, the Bernoulli default prior N(0, 4): the MAP logit solves
+  // -sigmoid(eta) - eta / 4 = 0 (about -1.05), not the MLE -infinity. The Bernoulli model has
+  // no closed form, so this exercises the line-searched ascent.
+  ts_sa<bernoulli_model> policy(unit_features(1), {.warmup = 1});
+  xoshiro256pp gen(1);
+  policy.update(0, 0.0, gen);
+  const double eta = policy.parameter_estimates()(0, 0);
+  CHECK(-sigmoid(eta) - eta / 4.0 == Approx(0.0).margin(1e-8));
+  CHECK(eta == Approx(-1.05).margin(0.02));
+}
+
+TEST_CASE("the generic warm start converges where fixed-step ascent diverged",
+          "[langevin][prior]") {
+  // A generic-path Gaussian with sigma^2 = 0.2 and 19 rewards: curvature 95, so the old fixed
+  // step 0.5 multiplied the error by |1 - 47.5| each step (theta = -8e17 after 100 steps). The
+  // line search must find the MAP, sum x / (m + sigma^2 / sigma0^2) for a N(0, 1) prior.
+  struct narrow_gaussian : test::reward_model_archetype {
+    double log_likelihood(double x, const vector_cref& phi, const vector_cref& theta) const {
+      return test::reward_model_archetype::log_likelihood(x, phi, theta) / 0.2;
+    }
+    void grad_log_likelihood(const vector_cref& xs, const vector_cref& phi,
+                             const vector_cref& theta, vector_ref grad) const {
+      test::reward_model_archetype::grad_log_likelihood(xs, phi, theta, grad);
+      grad /= 0.2;
+    }
+  };
+  ts_sa<narrow_gaussian> policy(unit_features(1), {.warmup = 19, .window = 19}, {});
+  xoshiro256pp gen(4);
+  double sum = 0;
+  for (int i = 0; i < 19; ++i) {
+    const double x = 3.0 + standard_normal(gen);
+    sum += x;
+    policy.update(0, x, gen);
+  }
+  CHECK(policy.parameter_estimates()(0, 0) == Approx(sum / (19 + 0.2)).epsilon(1e-8));
+}
+
+TEST_CASE("an unconverged warm start throws, names the arm, and changes nothing",
+          "[langevin][prior][errors]") {
+  ts_sa<bernoulli_model> policy(unit_features(3),
+                                {.warmup = 2, .warm_start = {.max_iterations = 1}});
+  xoshiro256pp gen(3);
+  policy.update(2, 1.0, gen);
+  const auto before = policy;
+  CHECK_THROWS_WITH(policy.update(2, 1.0, gen),
+                    Catch::Contains("arm 2") && Catch::Contains("after 1 iterations"));
+  CHECK(policy.statistics().count(2) == before.statistics().count(2));
+  CHECK(policy.windows().size(2) == before.windows().size(2));
+  CHECK(policy.windows().mean(2) == before.windows().mean(2));
+  CHECK(policy.parameter_estimates() == before.parameter_estimates());
+}
+
+TEST_CASE("TS-SGLD's drift includes the prior, scaled 1/n", "[langevin][prior][statistical]") {
+  // One arm, 4 rewards of 0 (so every mini-batch gradient is exactly -theta), prior N(2, 0.5),
+  // sigma^2 = tau = 1. The target is the posterior N(mean 2/3, variance 1/6):
+  //   mean = (mu0 / sigma0^2 + n xbar) / (1 / sigma0^2 + n) = 4 / 6.
+  // With h = 0.1 the chain is the AR(1) theta' = (1 - 1.5 h) theta + h + sqrt(h / 2) xi, whose
+  // mean is exactly 2/3 and variance 1 / (6 - 4.5 h) = 0.180. Over M = 20,000 steps with
+  // autocorrelation rho = 0.85 the effective sample size is M (1 - rho) / (1 + rho) = 1,622, so
+  // the time average has standard error sqrt(0.180 / 1622) = 0.0105; we allow 5 of them. Without
+  // the prior term the mean would be 0.
+  ts_sgld<> policy(unit_features(1), {.warmup = 4, .prior = {2.0, 0.5}});
+  xoshiro256pp gen(12);
+  for (int i = 0; i < 4; ++i) policy.update(0, 0.0, gen);
+  CHECK(policy.parameter_estimates()(0, 0) == Approx(4.0 / 6.0));  // the warm start: the MAP
+  double sum = 0;
+  constexpr int steps = 20'000;
+  for (int t = 0; t < steps; ++t) {
+    (void)policy.select(gen);
+    sum += policy.parameter_estimates()(0, 0);
+  }
+  CHECK(std::abs(sum / steps - 2.0 / 3.0) < 5 * 0.0105);
+}
+
+TEST_CASE("TS-SA's drift has no prior term", "[langevin][prior]") {
+  // Two policies whose starts differ (flat prior: theta = 1; tight N(2, 1e-6): theta ~ 2) take
+  // one update on the same engine stream. A prior-free drift is affine in theta with slope
+  // 1 - gamma h, so the gap between them shrinks by exactly that factor; a prior term in the
+  // drift would pull the tight one towards 2 with force 1e6 and break the identity.
+  ts_sa<> flat(unit_features(1), {.warmup = 1, .window = 4});
+  ts_sa<> tight(unit_features(1), {.warmup = 1, .window = 4, .prior = {2.0, 1e-6}});
+  xoshiro256pp g1(5), g2(5);
+  flat.update(0, 1.0, g1);
+  tight.update(0, 1.0, g2);
+  const double start_gap =
+      flat.parameter_estimates()(0, 0) - tight.parameter_estimates()(0, 0);
+  flat.update(0, 2.0, g1);
+  tight.update(0, 2.0, g2);
+  const double gamma = polynomial_decay::paper_default()(1), h = 0.532;
+  CHECK(flat.parameter_estimates()(0, 0) - tight.parameter_estimates()(0, 0) ==
+        Approx(start_gap * (1 - gamma * h)).epsilon(1e-9));
+}
+
+TEST_CASE("TS-SGLD's documented step (Mazumdar's c/n on the sum = constant c here) learns",
+          "[langevin][regret][statistical]") {
+  // The header's mapping: a step c/n on the gradient of the sum of n log-likelihoods is the
+  // constant c on the mean gradient. With c = 0.05 the old advice (polynomial_decay{c, 1, 0,
+  // 1}, i.e. c/n on the mean) froze the chain: regret 4,045 +- 425. Sublinear regret on SGR as
+  // in regret_test.cpp: the second half adds less than half of the first (ln-regret: 0.08,
+  // linear: 1).
+  const auto env = make_sgr({.num_arms = 10, .gap = 0.5});
+  const auto curve = simulate(env, [](Eigen::Index) { return ts_sgld<>(10, {.step_size = 0.05}); },
+                              {.horizon = 10'000, .trials = 20, .seed = 2026, .record_points = 2});
+  INFO("R(T/2) = " << curve.mean_regret[0] << ", R(T) = " << curve.mean_regret[1]);
+  CHECK(curve.mean_regret[1] - curve.mean_regret[0] < 0.5 * curve.mean_regret[0]);
+  CHECK(curve.mean_regret[1] < 4500.0 / 4);  // a quarter of uniform play's T gap (K-1)/K
+}
+
+TEST_CASE("epsilon-TS with one arm uses its default epsilon", "[policies]") {
+  epsilon_ts policy(1);
+  xoshiro256pp gen(1);
+  CHECK(policy.select(gen) == 0);
+  policy.update(0, 1.0, gen);
+  CHECK(policy.select(gen) == 0);
+}
+
+TEST_CASE("TS-SGLD has features() and a bounds-checked history()", "[policies][errors]") {
+  Eigen::MatrixXd phi(2, 3);
+  phi << 1, 0, 1, 0, 1, 1;
+  ts_sgld<> policy(phi, {});
+  CHECK(policy.features() == phi);
+  xoshiro256pp gen(1);
+  policy.update(1, 0.5, gen);
+  CHECK(policy.history(1).size() == 1);
+  CHECK_THROWS_AS(policy.history(3), std::out_of_range);
+  CHECK_THROWS_AS(policy.history(-1), std::out_of_range);
+}
+
+TEST_CASE("a flat prior cannot be sampled from", "[langevin][prior][errors]") {
+  CHECK_THROWS_WITH(ts_sa<>(2, {.init = initialisation::prior}),
+                    Catch::Contains("prior.variance = inf"));
+  CHECK_THROWS_WITH(ts_sgld<bernoulli_model>(unit_features(2), {.prior = {0.0, -1.0}}),
+                    Catch::Contains("prior.variance = -1"));
+  CHECK_THROWS_WITH(ts_sa<>(2, {.prior = {std::nan(""), 1.0}}), Catch::Contains("prior.mean"));
+  CHECK_THROWS_WITH(ts_sa<>(2, {.warm_start = {.tolerance = 0.0}}),
+                    Catch::Contains("warm_start.tolerance = 0"));
+}
