@@ -58,7 +58,7 @@ int main() {
       return on(mixture, [&](Eigen::Index) { return ts_sa_with(change); });
     });
   };
-  variant("TS-SA, θ_a from the prior (Alg. 1 line 1)",
+  variant("TS-SA, θ_a from a N(0, 1) prior (Alg. 1 line 1)",
           [](auto& p) { p.init = initialisation::prior, p.prior = {0.0, 1.0}; });
   variant("TS-SA, γ_n = 1/n", [](auto& p) { p.sa_schedule = polynomial_decay::harmonic(); });
   variant("TS-SA, N = 10", [](auto& p) { p.inner_steps = 10; });

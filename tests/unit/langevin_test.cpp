@@ -184,3 +184,49 @@ TEST_CASE("a flat prior cannot be sampled from", "[langevin][prior][errors]") {
   CHECK_THROWS_WITH(ts_sa<>(2, {.warm_start = {.tolerance = 0.0}}),
                     Catch::Contains("warm_start.tolerance = 0"));
 }
+
+namespace {
+/// K = 10 arms with seeded random features in d = 5; the last arm's linear predictor is
+/// `best`, the others' `other`.
+struct feature_setting {
+  Eigen::MatrixXd phi, theta;
+  feature_setting(double best, double other) {
+    xoshiro256pp gen(5);
+    phi = random_features(5, 10, gen);
+    Eigen::VectorXd eta = Eigen::VectorXd::Constant(10, other);
+    eta(9) = best;
+    theta = parameters_with_predictors(phi, eta);
+  }
+};
+
+/// Sublinear regret as in regret_test.cpp: below a quarter of uniform play's T gap (K-1)/K,
+/// and the second half of the horizon adds less than half of the first (ln-regret: 0.08,
+/// linear: 1).
+template <class Env, class Factory>
+void check_learns(const Env& env, const Factory& factory, double gap) {
+  const run_config config{.horizon = 5'000, .trials = 20, .seed = 2026, .record_points = 2};
+  const auto curve = simulate(env, factory, config);
+  const double half = curve.mean_regret[0], full = curve.mean_regret[1];
+  INFO("R(T/2) = " << half << ", R(T) = " << full << " +- " << curve.final_standard_error());
+  CHECK(full < 0.25 * 5'000 * gap * 0.9);
+  CHECK(full - half < 0.5 * half);
+}
+}  // namespace
+
+TEST_CASE("d = 5 features end to end: linear-Gaussian, both Langevin policies",
+          "[langevin][glm][regret][statistical]") {
+  const feature_setting s(3.0, 2.5);
+  const auto env = make_linear_gaussian(s.phi, s.theta);
+  check_learns(env, [&](Eigen::Index) { return ts_sgld<>(s.phi, {}); }, 0.5);
+  check_learns(env, [&](Eigen::Index) {
+    return ts_sa<>(s.phi, {.step_size = 2.0, .sa_schedule = polynomial_decay(2, 1, 2, 1)});
+  }, 0.5);
+}
+
+TEST_CASE("d = 5 features end to end: logistic, both Langevin policies",
+          "[langevin][glm][regret][statistical]") {
+  const feature_setting s(std::log(0.9 / 0.1), std::log(0.4 / 0.6));
+  const auto env = make_logistic(s.phi, s.theta);
+  check_learns(env, [&](Eigen::Index) { return ts_sgld<bernoulli_model>(s.phi, {}); }, 0.5);
+  check_learns(env, [&](Eigen::Index) { return ts_sa<bernoulli_model>(s.phi, {}); }, 0.5);
+}

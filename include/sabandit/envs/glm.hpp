@@ -6,6 +6,8 @@
 //  - feature settings: arm a with features phi_a and a true parameter theta*_a, whose rewards
 //    have mean g(<phi_a, theta*_a>) for the model's inverse link g.
 #include <cmath>
+#include <random>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
@@ -14,6 +16,7 @@
 #include "sabandit/envs/bandit_env.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
+#include "sabandit/random/normal.hpp"
 
 namespace sabandit {
 
@@ -53,6 +56,29 @@ bandit_env<Arm> feature_setting(const Eigen::MatrixXd& features, const Eigen::Ma
                                                               double best = 3.0,
                                                               double gap = 0.5) {
   return detail::gap_setting<poisson_arm>(num_arms, best, gap);
+}
+
+/// d x K features with iid N(0, 1/d) entries, so that |phi_a| is about 1 whatever d is.
+template <std::uniform_random_bit_generator URBG>
+[[nodiscard]] Eigen::MatrixXd random_features(Eigen::Index dimension, Eigen::Index num_arms,
+                                              URBG& gen) {
+  detail::require_at_least<Eigen::Index>("dimension", dimension, 1);
+  detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+  Eigen::MatrixXd phi(dimension, num_arms);
+  fill_standard_normal(phi, gen);
+  return phi / std::sqrt(static_cast<double>(dimension));
+}
+
+/// theta*_a = phi_a eta_a / |phi_a|^2: the minimum-norm parameter whose linear predictor
+/// <phi_a, theta*_a> is eta_a (one entry per arm).
+[[nodiscard]] inline Eigen::MatrixXd parameters_with_predictors(const Eigen::MatrixXd& features,
+                                                                const Eigen::VectorXd& eta) {
+  if (eta.size() != features.cols())
+    detail::throw_invalid("eta.size()", eta.size(), "must equal the number of arms");
+  Eigen::MatrixXd theta(features.rows(), features.cols());
+  for (Eigen::Index a = 0; a < features.cols(); ++a)
+    theta.col(a) = features.col(a) * (eta(a) / features.col(a).squaredNorm());
+  return theta;
 }
 
 /// Linear-Gaussian arms: N(<phi_a, theta*_a>, noise_variance). features and theta are d x K.
