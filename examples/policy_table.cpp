@@ -3,7 +3,7 @@
 // the median and worst trial, which show when a mean hides a few failing trials. Also three
 // TS-SA variants that the README discusses: initialised from the prior (Alg. 1 line 1), with
 // gamma_n = 1/n, and with N = 10 inner steps.
-#include <sabandit/sabandit.hpp>
+#include <sabandit/sim.hpp>
 
 #include "reproduce_paper/suite.hpp"
 
