@@ -4,6 +4,7 @@
 // The mean e^eta increases with eta, as the RewardModel concept requires, so the policies'
 // argmax of <phi_a, theta_a> is the argmax of expected reward. Run with TS-SA and TS-SGLD.
 #include <sabandit/sabandit.hpp>
+#include <sabandit/sim.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sabandit/sabandit.hpp"
+#include "sabandit/sim.hpp"
 
 using namespace sabandit;
 

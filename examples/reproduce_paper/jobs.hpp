@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <sabandit/sabandit.hpp>
+#include <sabandit/sim.hpp>
 
 #include "reproduce_paper/output.hpp"
 #include "reproduce_paper/progress.hpp"

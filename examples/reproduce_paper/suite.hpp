@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <sabandit/sabandit.hpp>
+#include <sabandit/sim.hpp>
 
 namespace repro {
 

@@ -1,6 +1,7 @@
 #pragma once
 // sabandit: multi-armed bandit policies around TS-SA (Thompson sampling with stochastic
-// approximation). The umbrella header: everything public.
+// approximation). The umbrella header: everything public except the simulator, which needs
+// threads and has its own umbrella, sabandit/sim.hpp (CMake target sabandit::sim).
 #include "sabandit/concepts.hpp"
 #include "sabandit/envs/arms.hpp"
 #include "sabandit/envs/bandit_env.hpp"
@@ -22,7 +23,4 @@
 #include "sabandit/policies/ts_sgld.hpp"
 #include "sabandit/policies/ucb.hpp"
 #include "sabandit/random.hpp"
-#include "sabandit/sim/csv.hpp"
-#include "sabandit/sim/parallel.hpp"
-#include "sabandit/sim/simulate.hpp"
 #include "sabandit/version.hpp"

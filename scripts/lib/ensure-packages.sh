@@ -15,4 +15,4 @@ ensure_packages() {
 }
 
 # What every build of sabandit's own targets needs.
-SABANDIT_BUILD_PACKAGES=(cmake g++ make pkg-config libeigen3-dev catch2 libbenchmark-dev libcli11-dev gnuplot-nox)
+SABANDIT_BUILD_PACKAGES=(cmake g++ make git python3 pkg-config doxygen libeigen3-dev catch2 libbenchmark-dev libcli11-dev gnuplot-nox)

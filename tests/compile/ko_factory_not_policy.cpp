@@ -1,5 +1,5 @@
 // Must not compile: simulate() requires a factory returning a Policy.
-#include "sabandit/sabandit.hpp"
+#include "sabandit/sim.hpp"
 
 int main() {
   const auto env = sabandit::make_sgr({});

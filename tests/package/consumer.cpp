@@ -1,10 +1,16 @@
-// A user's program: includes the umbrella header, runs TS-SA for a few hundred rounds and
-// checks that it found the better arm. Built by each of the three consumer tests.
+// A user's program that runs a policy online: includes the umbrella header, runs TS-SA for a
+// few hundred rounds and checks that it found the better arm. Built by every consumer test
+// against sabandit::sabandit (or its include path / pkg-config flags) alone: no threads.
 #include <sabandit/sabandit.hpp>
 
 #include <cstdio>
 
 static_assert(SABANDIT_VERSION_MAJOR >= 0);
+// The policies' umbrella must not pull in the simulator, whose thread pool is why it has a
+// target of its own (libstdc++ defines this macro in <thread>).
+#ifdef _GLIBCXX_THREAD
+#error "sabandit/sabandit.hpp included <thread>: the simulator belongs in sabandit/sim.hpp"
+#endif
 
 int main() {
   sabandit::ts_sa<> policy(2, {.warmup = 5, .window = 10});

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "sabandit/sabandit.hpp"
+#include "sabandit/sim.hpp"
 #include "support/archetypes.hpp"
 #include "support/catch.hpp"
 

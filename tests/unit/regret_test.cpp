@@ -10,7 +10,7 @@
 // The mean over 50 trials has a standard error of about 2-5% of itself here (measured), so a
 // policy at its expected regret clears these bounds by many standard errors; a broken one
 // (linear regret, 4,500) cannot pass either.
-#include "sabandit/sabandit.hpp"
+#include "sabandit/sim.hpp"
 #include "support/catch.hpp"
 
 using namespace sabandit;

@@ -2,7 +2,7 @@
 #include <sstream>
 #include <vector>
 
-#include "sabandit/sabandit.hpp"
+#include "sabandit/sim.hpp"
 #include "support/catch.hpp"
 
 using namespace sabandit;

@@ -16,6 +16,7 @@
 
 namespace sabandit {
 
+/// One cell of the paper's grid; the defaults are its Figure 1 values at K = 10, gap = 0.5.
 struct paper_setting {
   Eigen::Index num_arms = 10;  ///< K >= 2
   double gap = 0.5;            ///< Delta > 0

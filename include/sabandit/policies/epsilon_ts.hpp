@@ -15,8 +15,12 @@
 
 namespace sabandit {
 
+/// epsilon-TS: Gaussian TS that plays greedily on its posterior means with probability
+/// epsilon; models Policy. A copy is a checkpoint.
 class epsilon_ts {
  public:
+  /// The greedy probability and the posterior's parameters, an aggregate for designated
+  /// initialisers: `epsilon_ts(K, {.epsilon = 0.1})`.
   struct params {
     /// Probability of the greedy branch, in [0, 1). Unset: 1/K, Jin et al.'s choice (0 for a
     /// single arm, where both branches play the same arm and 1/K = 1 is out of range).
@@ -25,14 +29,22 @@ class epsilon_ts {
     gaussian_ts::params posterior{};
   };
 
+  /// K arms with the default parameters (epsilon = 1/K).
   explicit epsilon_ts(Eigen::Index num_arms) : epsilon_ts(num_arms, params{}) {}
 
+  /// Throws std::invalid_argument naming the parameter and its value unless epsilon is in
+  /// [0, 1) (1 would never explore) and the posterior's parameters are valid (gaussian_ts).
   epsilon_ts(Eigen::Index num_arms, const params& p)
       : ts_(num_arms, p.posterior), epsilon_(validated_epsilon(num_arms, p.epsilon)) {}
 
+  /// K, the number of arms.
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return ts_.num_arms(); }
+  /// The greedy probability in use (1/K when params::epsilon was left unset).
   [[nodiscard]] double epsilon() const noexcept { return epsilon_; }
 
+  /// During the warm-up, the warm-up's arm; then one uniform draw picks the greedy branch
+  /// (highest posterior mean) or a Thompson sample. The coin is not drawn during the warm-up,
+  /// so the warm-up consumes the engine exactly as gaussian_ts's does.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (!ts_.warmed_up()) return ts_.select(gen);
@@ -40,11 +52,13 @@ class epsilon_ts {
     return ts_.select(gen);
   }
 
+  /// Updates the shared posterior; the same checks and strong guarantee as gaussian_ts::update.
   template <std::uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& gen) {
     ts_.update(arm, reward, gen);
   }
 
+  /// The Gaussian TS that holds the posterior (its means, spreads and statistics).
   [[nodiscard]] const gaussian_ts& posterior() const noexcept { return ts_; }
 
  private:

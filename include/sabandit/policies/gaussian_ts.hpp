@@ -18,8 +18,12 @@
 
 namespace sabandit {
 
+/// Thompson sampling with a conjugate Gaussian posterior per arm: the exact-posterior
+/// baseline the Langevin policies approximate; models Policy. A copy is a checkpoint.
 class gaussian_ts {
  public:
+  /// The prior and temperature, an aggregate for designated initialisers:
+  /// `gaussian_ts(K, {.temperature = 0.5})`.
   struct params {
     /// tau > 0: multiplies the posterior variance.
     double temperature = 1.0;
@@ -32,8 +36,11 @@ class gaussian_ts {
     Eigen::Index warmup = 1;
   };
 
+  /// K arms with the default parameters.
   explicit gaussian_ts(Eigen::Index num_arms) : gaussian_ts(num_arms, params{}) {}
 
+  /// Throws std::invalid_argument naming the parameter and its value unless K >= 1,
+  /// temperature > 0, the prior mean is finite, the prior variance > 0 and warmup >= 1.
   gaussian_ts(Eigen::Index num_arms, const params& p)
       : params_(validated(num_arms, p)),
         prior_precision_(1.0 / p.prior_variance),
@@ -44,9 +51,13 @@ class gaussian_ts {
     for (Eigen::Index a = 0; a < num_arms; ++a) refresh(a);
   }
 
+  /// K, the number of arms.
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return stats_.num_arms(); }
+  /// The parameters in use, e.g. to print them beside a result.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
+  /// The warm-up's next arm, else the argmax of one posterior draw per arm: K normals from
+  /// `gen` in one fill, no allocation.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (const auto arm = warm_up_.pending(stats_)) return *arm;
@@ -70,6 +81,7 @@ class gaussian_ts {
   [[nodiscard]] const Eigen::ArrayXd& posterior_stddevs() const noexcept {
     return scores_.spreads();
   }
+  /// Pulls and reward sums per arm (`count(a)`, `mean(a)`), what the posterior is built from.
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
   /// Whether the warm-up is over (so select samples from the posterior).
   [[nodiscard]] bool warmed_up() { return !warm_up_.pending(stats_).has_value(); }

@@ -16,8 +16,11 @@
 
 namespace sabandit {
 
+/// UCB1 with a bonus scale: the deterministic baseline of the paper's experiments; models
+/// Policy. A regular value: a copy is a checkpoint.
 class ucb {
  public:
+  /// UCB's parameters, an aggregate for designated initialisers: `ucb(K, {.temperature = 0.5})`.
   struct params {
     /// tau > 0: scale of the exploration bonus.
     double temperature = 1.0;
@@ -25,8 +28,11 @@ class ucb {
     Eigen::Index warmup = 1;
   };
 
+  /// K arms with the default parameters.
   explicit ucb(Eigen::Index num_arms) : ucb(num_arms, params{}) {}
 
+  /// Throws std::invalid_argument naming the parameter and its value unless K >= 1,
+  /// temperature > 0 and warmup >= 1.
   ucb(Eigen::Index num_arms, const params& p)
       : params_(validated(num_arms, p)),
         stats_(num_arms),
@@ -35,7 +41,9 @@ class ucb {
         bonus_shape_(Eigen::ArrayXd::Zero(num_arms)),
         scores_(num_arms) {}
 
+  /// K, the number of arms.
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return stats_.num_arms(); }
+  /// The parameters in use, e.g. to print them beside a result.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
   /// O(K) and one logarithm and one square root a round: the arm-dependent part of the bonus,
@@ -49,6 +57,8 @@ class ucb {
     return detail::argmax(scores_);
   }
 
+  /// Records one reward in O(1). Strong guarantee: an arm outside [0, K) (std::out_of_range)
+  /// or a non-finite reward (std::invalid_argument) throws before anything changes.
   template <std::uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
     detail::require_arm(arm, num_arms());
@@ -58,6 +68,7 @@ class ucb {
     bonus_shape_(arm) = std::sqrt(2.0 / stats_.count(arm));
   }
 
+  /// Pulls and reward means per arm (`count(a)`, `mean(a)`), what the index is built from.
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
 
  private:

@@ -39,6 +39,9 @@ template <std::uniform_random_bit_generator URBG>
   return static_cast<double>(static_cast<std::int64_t>((bits >> 11U) + 1U)) * 0x1.0p-53;
 }
 
+/// A double in [0, 1) from the engine's top 53 bits (every value a multiple of 2^-53): the
+/// library's own uniform, so that results do not depend on the standard library's
+/// std::uniform_real_distribution, and one engine call where the engine gives 64 bits.
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] inline double uniform01(URBG& gen) {
   return to_unit_interval(random_bits64(gen));

@@ -10,8 +10,12 @@ namespace sabandit {
 
 /// Well-known roles; arm a's reward stream is `stream_role::arm_rewards + a`.
 struct stream_role {
+  /// The policy's own randomness (its samples, its exploration coin flips).
   static constexpr std::uint64_t policy = 1;
+  /// Randomness of the environment that belongs to no single arm.
   static constexpr std::uint64_t environment = 2;
+  /// The first arm's reward stream; far above the other roles so that no arm index can make
+  /// an arm share a stream with them (common random numbers across policies need this).
   static constexpr std::uint64_t arm_rewards = 1ULL << 32U;
 };
 

@@ -14,13 +14,18 @@ namespace sabandit {
 /// seed into an engine state and to derive independent streams (see streams.hpp).
 class splitmix64 {
  public:
+  /// Full 64-bit words, as std::uniform_random_bit_generator requires a result type.
   using result_type = std::uint64_t;
 
+  /// Starts the counter at `seed`: every seed is valid, including 0 (the mixer hides it).
   constexpr explicit splitmix64(std::uint64_t seed = 0) noexcept : state_(seed) {}
 
+  /// 0: every 64-bit word can come out (the mixer is a bijection).
   static constexpr result_type min() noexcept { return 0; }
+  /// 2^64 - 1: with min(), tells samplers that all 64 bits are random.
   static constexpr result_type max() noexcept { return std::numeric_limits<result_type>::max(); }
 
+  /// The next word: advance the Weyl counter, then mix it.
   constexpr result_type operator()() noexcept {
     state_ += 0x9e3779b97f4a7c15ULL;  // golden-ratio increment (Weyl sequence)
     return mix(state_);
@@ -33,6 +38,7 @@ class splitmix64 {
     return z ^ (z >> 31U);
   }
 
+  /// Equal engines produce equal futures (the state is the counter alone).
   friend constexpr bool operator==(const splitmix64&, const splitmix64&) = default;
 
  private:
@@ -43,7 +49,9 @@ class splitmix64 {
 /// stream, so a copied policy + engine replays the same trajectory.
 class xoshiro256pp {
  public:
+  /// Full 64-bit words (xoshiro256++ has no weak low bits, unlike xoshiro256+).
   using result_type = std::uint64_t;
+  /// The 256-bit state, exposed for known-answer tests and checkpoints.
   using state_type = std::array<std::uint64_t, 4>;
 
   /// Expands `seed` with SplitMix64; never yields the forbidden all-zero state.
@@ -57,9 +65,12 @@ class xoshiro256pp {
     if (state_ == state_type{}) *this = xoshiro256pp(0);
   }
 
+  /// 0: the output covers every 64-bit word.
   static constexpr result_type min() noexcept { return 0; }
+  /// 2^64 - 1: with min(), tells samplers (random/bits.hpp) they may use all 64 bits at once.
   static constexpr result_type max() noexcept { return std::numeric_limits<result_type>::max(); }
 
+  /// The next output, then one step of the linear recurrence (the published algorithm).
   constexpr result_type operator()() noexcept {
     const std::uint64_t result = std::rotl(state_[0] + state_[3], 23) + state_[0];
     const std::uint64_t t = state_[1] << 17U;
@@ -72,12 +83,16 @@ class xoshiro256pp {
     return result;
   }
 
+  /// Skips `count` outputs, as std engines do; linear in `count` (no jump polynomial), which
+  /// is enough for tests; independent streams come from make_stream() instead.
   constexpr void discard(unsigned long long count) noexcept {
     for (; count != 0; --count) (void)(*this)();
   }
 
+  /// The raw state: save it to checkpoint an engine, pass it to the state constructor to resume.
   [[nodiscard]] constexpr const state_type& state() const noexcept { return state_; }
 
+  /// Equal states produce equal futures; what the copy-replays-the-trajectory tests compare.
   friend constexpr bool operator==(const xoshiro256pp&, const xoshiro256pp&) = default;
 
  private:

@@ -10,9 +10,13 @@
 
 namespace sabandit {
 
+/// The header line (without newline) matching write_regret_csv_rows(), for the file's first line.
 inline constexpr std::string_view regret_csv_header =
     "setting,policy,round,mean_regret,std_error,optimal_fraction";
 
+/// Appends one row per recorded round of `curve`, labelled with `setting` and `policy`, so
+/// that the curves of many runs can share one long-form file (what plotting tools read).
+/// The labels are written as given: they must not contain commas or newlines.
 inline void write_regret_csv_rows(std::ostream& out, std::string_view setting,
                                   std::string_view policy, const regret_curve& curve) {
   char line[256];

@@ -17,6 +17,9 @@ namespace sabandit {
   return std::max(1U, std::thread::hardware_concurrency());
 }
 
+/// Calls task(i) for every i in [0, count) on `threads` threads (0: one per hardware
+/// thread), handing out indices one at a time so that uneven tasks balance; returns when all
+/// are done, then rethrows the first exception in index order, if any.
 template <class Task>
 void parallel_for(std::size_t count, unsigned threads, Task&& task) {
   std::vector<std::exception_ptr> errors(count);

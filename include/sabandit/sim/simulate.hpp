@@ -21,6 +21,8 @@
 
 namespace sabandit {
 
+/// How long, how often and from which seed simulate() runs; an aggregate for designated
+/// initialisers. The thread count never changes the result, only the wall time.
 struct run_config {
   Eigen::Index horizon = 10'000;  ///< T >= 1 rounds per trial
   Eigen::Index trials = 50;       ///< R >= 1
@@ -29,16 +31,21 @@ struct run_config {
   Eigen::Index record_points = 100;  ///< evenly spaced recorded rounds (the last is T)
 };
 
+/// What simulate() returns: the regret curve averaged over trials, at the recorded rounds, and
+/// each trial's final regret (so that two policies run on the same seed can be compared pair
+/// by pair).
 struct regret_curve {
   std::vector<Eigen::Index> rounds;      ///< recorded rounds, increasing, last = T
   std::vector<double> mean_regret;       ///< mean cumulative pseudo-regret over trials
   std::vector<double> standard_error;    ///< its standard error, sd / sqrt(R)
   std::vector<double> optimal_fraction;  ///< mean fraction of optimal pulls up to the round
-  Eigen::Index trials = 0;
+  Eigen::Index trials = 0;               ///< R, the number of trials averaged
   /// Every trial's final cumulative regret, in trial order (for paired comparisons).
   std::vector<double> final_regrets;
 
+  /// Mean cumulative regret at T, the figure the paper's tables report.
   [[nodiscard]] double final_regret() const { return mean_regret.back(); }
+  /// Its standard error over the R trials.
   [[nodiscard]] double final_standard_error() const { return standard_error.back(); }
 };
 
@@ -64,6 +71,7 @@ inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::In
 
 /// Does nothing: the default progress hook.
 struct no_progress {
+  /// Called after each trial; empty, so a run without a progress display pays nothing.
   void operator()() const noexcept {}
 };
 

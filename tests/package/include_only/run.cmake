@@ -1,13 +1,8 @@
-# Compiles ../consumer.cpp with nothing but include paths (sabandit's and Eigen's), then runs it.
+# Compiles the consumers with nothing but include paths (sabandit's and Eigen's), then runs
+# them: the policies' consumer without -pthread, the simulator's with it.
 # Invoked as: cmake -DCXX=... -DSOURCE_DIR=... -DEIGEN_DIR=... -DOUT=... -P run.cmake
-execute_process(
-  COMMAND "${CXX}" -std=c++20 -O1 "-I${SOURCE_DIR}/include" "-I${EIGEN_DIR}"
-          "${SOURCE_DIR}/tests/package/consumer.cpp" -o "${OUT}" -pthread
-  RESULT_VARIABLE compiled)
-if(NOT compiled EQUAL 0)
-  message(FATAL_ERROR "include-only compile failed")
-endif()
-execute_process(COMMAND "${OUT}" RESULT_VARIABLE ran)
-if(NOT ran EQUAL 0)
-  message(FATAL_ERROR "include-only consumer failed")
-endif()
+set(ROUTE "include path only")
+include("${CMAKE_CURRENT_LIST_DIR}/../compile_and_run.cmake")
+set(include_flags -std=c++20 "-I${SOURCE_DIR}/include" "-I${EIGEN_DIR}")
+compile_and_run(consumer "${OUT}_consumer" ${include_flags})
+compile_and_run(sim_consumer "${OUT}_sim_consumer" ${include_flags} -pthread)
