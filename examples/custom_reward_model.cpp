@@ -6,6 +6,8 @@
 #include <sabandit/sabandit.hpp>
 #include <sabandit/sim.hpp>
 
+#include "command_line.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -34,7 +36,11 @@ struct exponential_arm {
   double operator()(URBG& gen) const { return -mean_ * std::log1p(-sabandit::uniform01(gen)); }
 };
 
-int main() {
+int main(int argc, char** argv) {
+  if (const auto status = examples::answer_help_and_version(
+          argc, argv, "custom_reward_model",
+          "A user-defined reward model (exponential rewards, log link) run with TS-SA and TS-SGLD."))
+    return *status;
   // Five arms with mean waiting-time rewards 1.0, 1.2, ..., 1.8 (the last is best).
   std::vector<exponential_arm> arms;
   for (int a = 0; a < 5; ++a) arms.push_back({1.0 + 0.2 * a});

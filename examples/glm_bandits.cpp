@@ -3,16 +3,14 @@
 // K = 10, T = 10^4, 50 trials; then feature settings with d = 3 and d = 5.
 // Every row is seeded (evaluation seed 2026, disjoint from the seed 7 used to choose the
 // "sabandit GLM setting"); output is identical for any thread count.
-//   glm_bandits [--trials R] [--threads N]
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "sabandit/sabandit.hpp"
 #include "sabandit/sim.hpp"
+#include "command_line.hpp"
 
 using namespace sabandit;
 
@@ -91,31 +89,12 @@ double logit(double p) { return std::log(p / (1.0 - p)); }
 }  // namespace
 
 int main(int argc, char** argv) {
-  options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("glm_bandits: TS-SA and TS-SGLD on Bernoulli, Poisson and feature bandits.\n"
-                  "usage: glm_bandits [--trials R] [--threads N]\n");
-      return 0;
-    }
-    if (arg == "--version") {
-      std::printf("sabandit %d.%d.%d\n", SABANDIT_VERSION_MAJOR, SABANDIT_VERSION_MINOR,
-                  SABANDIT_VERSION_PATCH);
-      return 0;
-    }
-    char* end = nullptr;
-    const long value = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
-    if ((arg != "--trials" && arg != "--threads") || i + 1 >= argc || *end != '\0' ||
-        value < (arg == "--trials" ? 1 : 0) || value > 100000) {
-      std::fprintf(stderr, "glm_bandits: bad argument '%s' (see --help)\n", arg.c_str());
-      return 2;
-    }
-    if (arg == "--trials") o.trials = value;
-    else o.threads = static_cast<unsigned>(value);
-    ++i;
-  }
-
+  if (const auto status = examples::answer_help_and_version(
+          argc, argv, "glm_bandits",
+          "TS-SA and TS-SGLD on Bernoulli, Poisson and feature bandits (T = 10^4, 50 trials,\n"
+          "seed 2026): the Markdown tables of the README's \"Reward models\" section."))
+    return *status;
+  const options o;
   std::printf("T = 10,000 rounds, %ld trials, seed 2026. Regret is pseudo-regret from the true "
               "means; a trial is *locked* when its regret exceeds gap x T / 2.\n",
               static_cast<long>(o.trials));
