@@ -3,6 +3,7 @@
 // are two-sided standard-normal quantiles.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace sabandit::test {
@@ -12,16 +13,23 @@ inline constexpr double z_five_sigma = 5.0;
 
 inline double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
-/// Kolmogorov–Smirnov statistic sqrt(n) D_n of a sample against N(0, 1).
-inline double ks_statistic_standard_normal(std::vector<double> sample) {
+/// Kolmogorov–Smirnov statistic sqrt(n) D_n of a sample against a continuous CDF.
+/// Asymptotically P(sqrt(n) D_n > x) = 2 sum_{k >= 1} (-1)^(k-1) exp(-2 k^2 x^2).
+template <class Cdf>
+double ks_statistic(std::vector<double> sample, Cdf cdf) {
   std::sort(sample.begin(), sample.end());
   const auto n = static_cast<double>(sample.size());
   double d = 0.0;
   for (std::size_t i = 0; i < sample.size(); ++i) {
-    const double f = normal_cdf(sample[i]);
+    const double f = cdf(sample[i]);
     d = std::max({d, static_cast<double>(i + 1) / n - f, f - static_cast<double>(i) / n});
   }
   return std::sqrt(n) * d;
+}
+
+/// Kolmogorov–Smirnov statistic sqrt(n) D_n of a sample against N(0, 1).
+inline double ks_statistic_standard_normal(std::vector<double> sample) {
+  return ks_statistic(std::move(sample), normal_cdf);
 }
 
 struct moments {

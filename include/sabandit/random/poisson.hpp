@@ -7,35 +7,68 @@
 //    time, about 1.2 pairs of uniforms per variate at these means.
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <random>
 
+#include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
 
 namespace sabandit {
+namespace detail {
 
+/// log(mu^k e^-mu / k!) for mu >= 10, written so that it keeps its absolute accuracy at large mu.
+/// The direct form -mu + k log mu - lgamma(k + 1) subtracts terms of size k log k: at mu = 1e15
+/// they are 3.4e16 and the rounding error of the difference is about 8, which would distort
+/// PTRS's acceptance test completely (at mu = 1e4 it is still 2e-11). With Stirling's series,
+/// as Hörmann (1993) does for k >= 10,
+///   log k! = (k + 1/2) log k - k + log sqrt(2 pi) + 1/(12 k) - 1/(360 k^3) + 1/(1260 k^5) - ...,
+/// the log-pmf becomes
+///   (k - mu) - k log1p((k - mu) / mu) - log sqrt(2 pi k) - (the series' tail),
+/// whose two leading terms are of size |k - mu| ~ sqrt(mu) only; k - mu itself is exact
+/// (Sterbenz) wherever the acceptance test can matter. Truncating the series after the 1/k^5
+/// term errs by less than 1/(1680 k^7) <= 6e-11 at k = 10. Below k = 10 the direct form is
+/// kept: its terms are small unless mu is large, and then p(k) < e^-mu / 10 is rejected anyway.
+[[nodiscard]] inline double poisson_log_pmf_large_mean(double k, double mu) {
+  if (k < 10.0) return -mu + k * std::log(mu) - std::lgamma(k + 1.0);
+  const double inv_k = 1.0 / k;
+  const double inv_k2 = inv_k * inv_k;
+  const double stirling_tail = inv_k * (1.0 / 12.0 - inv_k2 * (1.0 / 360.0 - inv_k2 / 1260.0));
+  return (k - mu) - k * std::log1p((k - mu) / mu) -
+         0.5 * std::log(2.0 * std::numbers::pi * k) - stirling_tail;
+}
+
+}  // namespace detail
+
+/// One Poisson(mu) count, as a double; mu must be finite and >= 0.
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] double poisson_variate(double mu, URBG& gen) {
+  detail::require_non_negative("mu", mu);  // a NaN mean used to loop forever in PTRS
   if (mu < 10.0) {
     // P(X = k) = e^-mu mu^k / k!: walk the CDF until it passes one uniform. e^-mu >= 4.5e-5
-    // here, so the terms never underflow.
+    // here, so the terms never underflow before they stop mattering. The rounded partial sums
+    // can stall just below 1 while u is above them (probability ~1e-16 a draw): the walk stops
+    // as soon as a term no longer changes the sum, i.e. in the far tail, where the old
+    // `term > 0` guard ran on to k ~ 150 or beyond.
     double term = std::exp(-mu);
     double cdf = term;
     const double u = uniform01(gen);
     double k = 0.0;
-    while (u > cdf && term > 0.0) {
+    while (u > cdf) {
       k += 1.0;
       term *= mu / k;
-      cdf += term;
+      const double next = cdf + term;
+      if (next == cdf) break;
+      cdf = next;
     }
     return k;
   }
-  // PTRS: constants of Hörmann's Table/Algorithm PTRS.
+  // PTRS, with the constants of Hörmann's (1993) algorithm: b and a shape the transformation,
+  // 1/alpha is the rejection constant's reciprocal, v_r the squeeze's acceptance bound.
   const double smu = std::sqrt(mu);
   const double b = 0.931 + 2.53 * smu;
   const double a = -0.059 + 0.02483 * b;
-  const double inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
+  const double log_inv_alpha = std::log(1.1239 + 1.1328 / (b - 3.4));
   const double v_r = 0.9277 - 3.6224 / (b - 2.0);
-  const double log_mu = std::log(mu);
   for (;;) {
     const double u = uniform01(gen) - 0.5;
     const double v = uniform01(gen);
@@ -43,8 +76,9 @@ template <std::uniform_random_bit_generator URBG>
     const double k = std::floor((2.0 * a / us + b) * u + mu + 0.43);
     if (us >= 0.07 && v <= v_r) return k;  // the squeeze: accepted without a logarithm
     if (k < 0.0 || (us < 0.013 && v > us)) continue;
-    if (std::log(v) + std::log(inv_alpha) - std::log(a / (us * us) + b) <=
-        -mu + k * log_mu - std::lgamma(k + 1.0))
+    // log(v) = -inf at v = 0 accepts, as it should (the test is v alpha h(u) <= p(k)).
+    if (std::log(v) + log_inv_alpha - std::log(a / (us * us) + b) <=
+        detail::poisson_log_pmf_large_mean(k, mu))
       return k;
   }
 }
