@@ -45,7 +45,7 @@ void run_rounds(benchmark::State& state, P policy) {
 }
 
 void BM_round_gaussian_ts(benchmark::State& s) { run_rounds(s, sabandit::gaussian_ts(s.range(0))); }
-void BM_round_epsilon_ts(benchmark::State& s) { run_rounds(s, sabandit::epsilon_ts(s.range(0))); }
+void BM_round_epsilon_ts(benchmark::State& s) { run_rounds(s, sabandit::epsilon_ts<>(s.range(0))); }
 void BM_round_ucb(benchmark::State& s) { run_rounds(s, sabandit::ucb(s.range(0))); }
 void BM_round_ts_sa(benchmark::State& s) { run_rounds(s, sabandit::ts_sa<>(s.range(0))); }
 void BM_round_ts_sgld(benchmark::State& s) { run_rounds(s, sabandit::ts_sgld<>(s.range(0))); }

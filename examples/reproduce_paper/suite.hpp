@@ -119,9 +119,9 @@ sabandit::regret_curve run_policy(const std::string& policy, const suite_params&
   if (policy == "UCB") return go([=](Eigen::Index) { return ucb(k, {.temperature = tau}); });
   if (policy == "TS") return go([=](Eigen::Index) { return gaussian_ts(k, {.temperature = tau}); });
   if (policy == "eps-TS") {
-    epsilon_ts::params p{.epsilon = std::nullopt, .posterior = {.temperature = tau}};
+    epsilon_ts<>::params p{.epsilon = std::nullopt, .posterior = {.temperature = tau}};
     if (params.has("eps-TS.epsilon")) p.epsilon = params.get("eps-TS.epsilon");
-    return go([=](Eigen::Index) { return epsilon_ts(k, p); });
+    return go([=](Eigen::Index) { return epsilon_ts<>(k, p); });
   }
   if (policy == "TS-SGLD") {
     const double h = params.get("TS-SGLD.h");

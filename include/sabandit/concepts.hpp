@@ -63,6 +63,38 @@ concept ClosedFormMapModel =
       model.map_estimate(xbar, xbar, phi, prior, out);
     };
 
+/// A model with a conjugate posterior, for exact Thompson sampling (thompson<Model>,
+/// epsilon_ts<Model>). The posterior is a small value:
+///  - `M::default_conjugate_prior()`      a `M::conjugate_prior_type` (normal, beta, gamma);
+///  - `m.posterior(prior)`                 a `M::posterior_type` holding no data yet;
+///  - `post.update(x)`, `post.mean()`, `post.sample(gen, tau)` (tau multiplies the variance,
+///    about, for non-normal posteriors), `Post::validate_reward(x)` (throws for x outside the
+///    model's support, before anything changes).
+template <class M>
+concept ConjugateRewardModel =
+    RewardModel<M> &&
+    requires(const M& model, const typename M::conjugate_prior_type& prior,
+             typename M::posterior_type& post, const typename M::posterior_type& cpost,
+             double x, default_engine& gen) {
+      { M::default_conjugate_prior() } -> std::convertible_to<typename M::conjugate_prior_type>;
+      { model.posterior(prior) } -> std::convertible_to<typename M::posterior_type>;
+      M::posterior_type::validate_reward(x);
+      post.update(x);
+      { cpost.mean() } -> std::convertible_to<double>;
+      { cpost.sample(gen, x) } -> std::convertible_to<double>;
+    };
+
+/// A model of a one-parameter exponential family in its mean, for KL-UCB:
+///  - `m.divergence(p, q)`     KL(P_p || P_q) between the distributions of means p and q;
+///  - `m.reward_variance(q)`   the variance V(q) at mean q, so that d KL(p, q)/dq = (q - p)/V(q);
+///  - `M::mean_upper_limit()`  the supremum of the means (1 for Bernoulli, +infinity otherwise).
+template <class M>
+concept DivergenceRewardModel = std::copy_constructible<M> && requires(const M& model, double p) {
+  { model.divergence(p, p) } -> std::convertible_to<double>;
+  { model.reward_variance(p) } -> std::convertible_to<double>;
+  { M::mean_upper_limit() } -> std::convertible_to<double>;
+};
+
 /// A source of rewards for simulation: K arms with known true means (for pseudo-regret).
 /// `pull(a, gen)` draws one reward of arm a from the engine it is given; the simulator hands
 /// each arm its own stream, so the k-th pull of an arm is the same whichever policy pulls it.

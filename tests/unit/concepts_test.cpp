@@ -25,7 +25,7 @@ TEST_CASE("library types satisfy the concepts with any engine", "[concepts]") {
   STATIC_REQUIRE(Environment<bandit_env<normal_mixture_arm>, std::mt19937_64>);
   STATIC_REQUIRE(Policy<ucb, test::urbg_archetype>);
   STATIC_REQUIRE(Policy<gaussian_ts, std::mt19937>);
-  STATIC_REQUIRE(Policy<epsilon_ts, test::urbg_archetype>);
+  STATIC_REQUIRE(Policy<epsilon_ts<>, test::urbg_archetype>);
   STATIC_REQUIRE(Policy<ts_sa<test::reward_model_archetype>, test::urbg_archetype>);
   STATIC_REQUIRE(Policy<ts_sgld<test::reward_model_archetype>, test::urbg_archetype>);
   STATIC_REQUIRE(Policy<ts_sa<gaussian_model, horizon_schedule>>);

@@ -81,7 +81,7 @@ TEST_CASE("no allocation in a round after warm-up", "[allocation]") {
   // grows by design.
   SECTION("UCB") { check_rounds_allocate_nothing(sabandit::ucb(50)); }
   SECTION("Gaussian TS") { check_rounds_allocate_nothing(sabandit::gaussian_ts(50)); }
-  SECTION("epsilon-TS") { check_rounds_allocate_nothing(sabandit::epsilon_ts(50)); }
+  SECTION("epsilon-TS") { check_rounds_allocate_nothing(sabandit::epsilon_ts<>(50)); }
   SECTION("TS-SA") { check_rounds_allocate_nothing(sabandit::ts_sa<>(50)); }
   SECTION("TS-SA, d = 3") {
     check_rounds_allocate_nothing(sabandit::ts_sa<>(Eigen::MatrixXd::Ones(3, 20), {.warmup = 2}));

@@ -18,7 +18,7 @@ struct make_ts {
   static gaussian_ts make(Eigen::Index k) { return gaussian_ts(k); }
 };
 struct make_eps {
-  static epsilon_ts make(Eigen::Index k) { return epsilon_ts(k, {.epsilon = 0.2}); }
+  static epsilon_ts<> make(Eigen::Index k) { return epsilon_ts<>(k, {.epsilon = 0.2}); }
 };
 struct make_sa {
   static ts_sa<> make(Eigen::Index k) { return ts_sa<>(k, {.warmup = 3, .window = 5}); }
@@ -91,10 +91,10 @@ TEST_CASE("invalid parameters are rejected with the parameter's name and value",
   CHECK_THROWS_WITH(ucb(3, {.temperature = 0.0}), Catch::Contains("temperature = 0"));
   CHECK_THROWS_WITH(gaussian_ts(0), Catch::Contains("num_arms = 0"));
   CHECK_THROWS_WITH(gaussian_ts(3, {.temperature = -1.0}), Catch::Contains("temperature = -1"));
-  CHECK_THROWS_WITH(gaussian_ts(3, {.prior_variance = 0.0}), Catch::Contains("prior_variance = 0"));
+  CHECK_THROWS_WITH(gaussian_ts(3, {.prior = {0.0, 0.0}}), Catch::Contains("prior.variance = 0"));
   CHECK_THROWS_WITH(gaussian_ts(3, {.warmup = 0}), Catch::Contains("warmup = 0"));
-  CHECK_THROWS_WITH(epsilon_ts(3, {.epsilon = 1.0}), Catch::Contains("epsilon = 1"));
-  CHECK_THROWS_WITH(epsilon_ts(3, {.epsilon = -0.1}), Catch::Contains("epsilon = -0.1"));
+  CHECK_THROWS_WITH(epsilon_ts<>(3, {.epsilon = 1.0}), Catch::Contains("epsilon = 1"));
+  CHECK_THROWS_WITH(epsilon_ts<>(3, {.epsilon = -0.1}), Catch::Contains("epsilon = -0.1"));
   CHECK_THROWS_WITH(ts_sa<>(0), Catch::Contains("num_arms = 0"));
   CHECK_THROWS_WITH(ts_sa<>(3, {.step_size = 0.0}), Catch::Contains("step_size (h) = 0"));
   CHECK_THROWS_WITH(ts_sa<>(3, {.window = 0}), Catch::Contains("window (B) = 0"));
@@ -113,7 +113,7 @@ TEST_CASE("invalid parameters are rejected with the parameter's name and value",
 }
 
 TEST_CASE("Gaussian TS posterior follows the appendix's formula", "[policies]") {
-  gaussian_ts ts(2, {.temperature = 0.5, .prior_mean = 1.0, .prior_variance = 4.0});
+  gaussian_ts ts(2, {.temperature = 0.5, .prior = {1.0, 4.0}});
   xoshiro256pp gen(1);
   ts.update(0, 2.0, gen);
   ts.update(0, 4.0, gen);
@@ -139,7 +139,7 @@ TEST_CASE("epsilon-TS takes the greedy branch with probability epsilon", "[polic
   // TS plays arm 1 with p1 = Phi((m1 - m0) / sqrt(s0^2 + s1^2)); the greedy branch always
   // plays arm 0, so P(arm 1) = (1 - epsilon) p1.
   for (double eps : {0.0, 0.25, 0.7}) {
-    epsilon_ts policy(2, {.epsilon = eps});
+    epsilon_ts<> policy(2, {.epsilon = eps});
     xoshiro256pp gen(77);
     for (int i = 0; i < 10'000; ++i) policy.update(0, 1.0, gen);
     policy.update(1, 0.5, gen);

@@ -39,7 +39,7 @@ TEST_CASE("Gaussian TS: sublinear regret on SGR", "[regret][statistical]") {
   check_sublinear([](Eigen::Index) { return gaussian_ts(10); }, ucb_bound);
 }
 TEST_CASE("epsilon-TS: sublinear regret on SGR", "[regret][statistical]") {
-  check_sublinear([](Eigen::Index) { return epsilon_ts(10); }, ucb_bound);
+  check_sublinear([](Eigen::Index) { return epsilon_ts<>(10); }, ucb_bound);
 }
 TEST_CASE("TS-SGLD: sublinear regret on SGR", "[regret][statistical]") {
   check_sublinear([](Eigen::Index) { return ts_sgld<>(10); }, ucb_bound);

@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/models/beta_posterior.hpp"
 #include "sabandit/models/prior.hpp"
 
 namespace sabandit {
@@ -36,6 +37,27 @@ class bernoulli_model {
   /// [0.02, 0.98], and proper, so a warm-up of all zeros or all ones keeps a finite MAP
   /// (the maximum-likelihood logit would be -infinity or +infinity).
   [[nodiscard]] static normal_prior default_prior() { return {0.0, 4.0}; }
+
+  // --- Conjugate posterior (exact Beta-Bernoulli TS, epsilon-TS) --------------------------
+  using conjugate_prior_type = beta_prior;
+  using posterior_type = beta_posterior;
+  /// Beta(1, 1): uniform on the success probability (Agrawal & Goyal 2012).
+  [[nodiscard]] static beta_prior default_conjugate_prior() { return {1.0, 1.0}; }
+  [[nodiscard]] beta_posterior posterior(const beta_prior& prior) const {
+    return beta_posterior(prior);
+  }
+
+  // --- Divergence (KL-UCB, Garivier & Cappe 2011) -------------------------------------------
+  /// KL(Bernoulli(p) || Bernoulli(q)) = p log(p/q) + (1-p) log((1-p)/(1-q)), with 0 log 0 = 0;
+  /// +infinity where q puts no mass on an outcome p has.
+  [[nodiscard]] double divergence(double p, double q) const noexcept {
+    const auto term = [](double a, double b) { return a > 0.0 ? a * std::log(a / b) : 0.0; };
+    return term(p, q) + term(1.0 - p, 1.0 - q);
+  }
+  /// q (1 - q): the Bernoulli variance at mean q.
+  [[nodiscard]] double reward_variance(double q) const noexcept { return q * (1.0 - q); }
+  /// Means are probabilities.
+  [[nodiscard]] static double mean_upper_limit() noexcept { return 1.0; }
 
   /// P(x = 1 | theta) = sigmoid(<phi, theta>).
   [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
@@ -63,5 +85,7 @@ class bernoulli_model {
 };
 
 static_assert(WindowMeanRewardModel<bernoulli_model>);
+static_assert(ConjugateRewardModel<bernoulli_model>);
+static_assert(DivergenceRewardModel<bernoulli_model>);
 
 }  // namespace sabandit

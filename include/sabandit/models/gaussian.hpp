@@ -4,12 +4,14 @@
 // concave along phi, with curvature |phi|^2 / sigma^2): the log-concavity that the paper's
 // assumptions on the likelihood need.
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/models/normal_posterior.hpp"
 #include "sabandit/models/prior.hpp"
 
 namespace sabandit {
@@ -27,6 +29,30 @@ class gaussian_model {
   }
 
   [[nodiscard]] double noise_variance() const noexcept { return noise_variance_; }
+
+  // --- Conjugate posterior (Gaussian TS, epsilon-TS) -------------------------------------
+  /// TS's prior is on the mean: N(mu0, sigma0^2).
+  using conjugate_prior_type = normal_prior;
+  using posterior_type = normal_posterior;
+  /// N(0, 10^4): weak, so that after one pull the posterior mean is within 0.01% of the reward
+  /// (the paper's TS baseline; the Figure 1 numbers use it).
+  [[nodiscard]] static normal_prior default_conjugate_prior() { return {0.0, 1.0e4}; }
+  [[nodiscard]] normal_posterior posterior(const normal_prior& prior) const {
+    return {prior, noise_variance_};
+  }
+
+  // --- Divergence (KL-UCB) ----------------------------------------------------------------
+  /// KL(N(p, sigma^2) || N(q, sigma^2)) = (p - q)^2 / (2 sigma^2): KL-UCB then reduces to
+  /// UCB1's index p + sqrt(2 sigma^2 log t / n).
+  [[nodiscard]] double divergence(double p, double q) const noexcept {
+    return (p - q) * (p - q) / (2.0 * noise_variance_);
+  }
+  /// The reward variance at mean q (constant for the Gaussian).
+  [[nodiscard]] double reward_variance(double /*q*/) const noexcept { return noise_variance_; }
+  /// Means are unbounded above.
+  [[nodiscard]] static double mean_upper_limit() noexcept {
+    return std::numeric_limits<double>::infinity();
+  }
 
   /// E[x | theta] = <phi, theta> (identity link).
   [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
@@ -74,5 +100,7 @@ class gaussian_model {
 
 static_assert(WindowMeanRewardModel<gaussian_model>);
 static_assert(ClosedFormMapModel<gaussian_model>);
+static_assert(ConjugateRewardModel<gaussian_model>);
+static_assert(DivergenceRewardModel<gaussian_model>);
 
 }  // namespace sabandit

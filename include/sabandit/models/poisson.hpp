@@ -8,10 +8,12 @@
 // Numerics: e^eta is finite for eta <= 709.78; every value and gradient is finite at
 // |eta| = 700 (tested). Beyond that the mean itself is not representable as a double.
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/models/gamma_posterior.hpp"
 #include "sabandit/models/prior.hpp"
 
 namespace sabandit {
@@ -21,6 +23,27 @@ class poisson_model {
   /// N(0, 2^2) on the log-mean scale: 95% of its mass on means in [0.02, 50], and proper, so
   /// a warm-up of all zeros keeps a finite MAP (the maximum-likelihood log-mean is -infinity).
   [[nodiscard]] static normal_prior default_prior() { return {0.0, 4.0}; }
+
+  // --- Conjugate posterior (exact Gamma-Poisson TS, epsilon-TS) ----------------------------
+  using conjugate_prior_type = gamma_prior;
+  using posterior_type = gamma_posterior;
+  /// Gamma(1, 10^-4): nearly flat on the mean, so the first pulls dominate.
+  [[nodiscard]] static gamma_prior default_conjugate_prior() { return {}; }
+  [[nodiscard]] gamma_posterior posterior(const gamma_prior& prior) const {
+    return gamma_posterior(prior);
+  }
+
+  // --- Divergence (KL-UCB for exponential families, Cappe et al. 2013) ----------------------
+  /// KL(Poisson(p) || Poisson(q)) = q - p + p log(p / q), with 0 log 0 = 0.
+  [[nodiscard]] double divergence(double p, double q) const noexcept {
+    return q - p + (p > 0.0 ? p * std::log(p / q) : 0.0);
+  }
+  /// q: the Poisson variance at mean q.
+  [[nodiscard]] double reward_variance(double q) const noexcept { return q; }
+  /// Means are unbounded above.
+  [[nodiscard]] static double mean_upper_limit() noexcept {
+    return std::numeric_limits<double>::infinity();
+  }
 
   /// E[x | theta] = exp(<phi, theta>).
   [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
@@ -48,5 +71,7 @@ class poisson_model {
 };
 
 static_assert(WindowMeanRewardModel<poisson_model>);
+static_assert(ConjugateRewardModel<poisson_model>);
+static_assert(DivergenceRewardModel<poisson_model>);
 
 }  // namespace sabandit

@@ -1,0 +1,53 @@
+#pragma once
+// The conjugate posterior of Bernoulli rewards: Beta(alpha0 + successes, beta0 + failures)
+// (exact Beta-Bernoulli Thompson sampling, Agrawal & Goyal 2012). A reward x in [0, 1] adds x
+// to alpha and 1 - x to beta, which is exact for x in {0, 1}. A tempered draw divides both
+// parameters by tau: the mean is unchanged and the variance grows by about tau (a power
+// posterior, the analogue of the Gaussian TS temperature).
+#include <random>
+
+#include "sabandit/errors.hpp"
+#include "sabandit/random/beta.hpp"
+
+namespace sabandit {
+
+/// Beta(alpha, beta) prior on a success probability. Beta(1, 1) is uniform.
+struct beta_prior {
+  double alpha = 1.0;  ///< > 0: prior successes
+  double beta = 1.0;   ///< > 0: prior failures
+};
+
+class beta_posterior {
+ public:
+  explicit beta_posterior(const beta_prior& prior) : alpha_(prior.alpha), beta_(prior.beta) {
+    detail::require_positive("prior.alpha", prior.alpha);
+    detail::require_positive("prior.beta", prior.beta);
+  }
+
+  /// Bernoulli rewards lie in [0, 1]; anything else would make beta or alpha meaningless.
+  static void validate_reward(double x) {
+    if (!(x >= 0.0 && x <= 1.0)) detail::throw_invalid("reward", x, "must be in [0, 1] for Bernoulli rewards");
+  }
+  void update(double x) noexcept {
+    alpha_ += x;
+    beta_ += 1.0 - x;
+  }
+
+  [[nodiscard]] double alpha() const noexcept { return alpha_; }
+  [[nodiscard]] double beta() const noexcept { return beta_; }
+  [[nodiscard]] double mean() const noexcept { return alpha_ / (alpha_ + beta_); }
+  [[nodiscard]] double variance() const noexcept {
+    const double total = alpha_ + beta_;
+    return alpha_ * beta_ / (total * total * (total + 1.0));
+  }
+  /// A draw from Beta(alpha / tau, beta / tau).
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
+    return beta_variate(alpha_ / temperature, beta_ / temperature, gen);
+  }
+
+ private:
+  double alpha_, beta_;
+};
+
+}  // namespace sabandit

@@ -1,0 +1,48 @@
+#pragma once
+// The conjugate posterior of Poisson rewards: Gamma(shape0 + sum_i x_i, rate0 + n) on the mean.
+// A tempered draw divides shape and rate by tau: the mean is unchanged and the variance grows
+// by tau (a power posterior, the analogue of the Gaussian TS temperature).
+#include <random>
+
+#include "sabandit/errors.hpp"
+#include "sabandit/random/gamma.hpp"
+
+namespace sabandit {
+
+/// Gamma(shape, rate) prior on a Poisson mean (mean shape / rate, variance shape / rate^2).
+struct gamma_prior {
+  double shape = 1.0;   ///< > 0
+  double rate = 1e-4;   ///< > 0; the default is nearly flat: an exponential of mean 10^4
+};
+
+class gamma_posterior {
+ public:
+  explicit gamma_posterior(const gamma_prior& prior) : shape_(prior.shape), rate_(prior.rate) {
+    detail::require_positive("prior.shape", prior.shape);
+    detail::require_positive("prior.rate", prior.rate);
+  }
+
+  /// Poisson rewards are counts: negative ones have no likelihood.
+  static void validate_reward(double x) {
+    if (!(x >= 0.0)) detail::throw_invalid("reward", x, "must be >= 0 for Poisson rewards");
+  }
+  void update(double x) noexcept {
+    shape_ += x;
+    rate_ += 1.0;
+  }
+
+  [[nodiscard]] double shape() const noexcept { return shape_; }
+  [[nodiscard]] double rate() const noexcept { return rate_; }
+  [[nodiscard]] double mean() const noexcept { return shape_ / rate_; }
+  [[nodiscard]] double variance() const noexcept { return shape_ / (rate_ * rate_); }
+  /// A draw from Gamma(shape / tau, rate / tau).
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
+    return gamma_variate(shape_ / temperature, gen) * (temperature / rate_);
+  }
+
+ private:
+  double shape_, rate_;
+};
+
+}  // namespace sabandit

@@ -1,0 +1,60 @@
+#pragma once
+// The conjugate posterior of Gaussian rewards with known noise variance sigma^2 under a normal
+// prior N(mu0, sigma0^2) on the mean (Gaussian TS; paper, appendix "Baseline Implementation"):
+//   precision = 1/sigma0^2 + n / sigma^2,   mean = (mu0/sigma0^2 + sum_i x_i / sigma^2) / precision.
+// A tempered draw multiplies the variance by tau, as the appendix's TS does:
+//   N(mean, tau / precision).
+#include <cmath>
+#include <random>
+
+#include "sabandit/errors.hpp"
+#include "sabandit/models/prior.hpp"
+#include "sabandit/random/normal.hpp"
+
+namespace sabandit {
+
+class normal_posterior {
+ public:
+  /// The prior N(prior.mean, prior.variance), proper (finite variance, so that every arm has a
+  /// mean before its first pull), for rewards of variance `noise_variance`.
+  normal_posterior(const normal_prior& prior, double noise_variance)
+      : prior_precision_(validated(prior).precision()),
+        prior_weight_(prior.mean / prior.variance),
+        noise_precision_(1.0 / noise_variance) {}
+
+  /// Any finite reward is in the Gaussian's support.
+  static void validate_reward(double /*x*/) noexcept {}
+  void update(double x) noexcept {
+    count_ += 1.0;
+    sum_ += x;
+  }
+
+  /// 1 / precision (+infinity for a flat prior before any reward).
+  [[nodiscard]] double variance() const noexcept {
+    return 1.0 / (prior_precision_ + count_ * noise_precision_);
+  }
+  [[nodiscard]] double mean() const noexcept {
+    return (prior_weight_ + sum_ * noise_precision_) * variance();
+  }
+  /// A draw from N(mean, tau variance).
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
+    return mean() + std::sqrt(temperature * variance()) * standard_normal(gen);
+  }
+  [[nodiscard]] double count() const noexcept { return count_; }
+  [[nodiscard]] double sum() const noexcept { return sum_; }
+
+ private:
+  static const normal_prior& validated(const normal_prior& prior) {
+    detail::validate(prior, /*sampled=*/true);
+    return prior;
+  }
+
+  double prior_precision_;
+  double prior_weight_;
+  double noise_precision_;
+  double count_ = 0.0;
+  double sum_ = 0.0;
+};
+
+}  // namespace sabandit
