@@ -3,17 +3,22 @@
 // PNG plots (gnuplot) and a Markdown table into its output folder and returns the table.
 // Outputs depend only on the arguments, never on the thread count or the machine's speed, so
 // a rerun reproduces them byte for byte; wall time goes to the terminal only.
+// Each job checks its sizes (no product of counts may overflow) and that --out is writable
+// before computing, writes its whole output set into a staging folder and swaps it in at the
+// end (output.hpp), and stops cleanly on SIGINT or SIGTERM (cancel.hpp).
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <sabandit/sim.hpp>
 
+#include "reproduce_paper/checked.hpp"
 #include "reproduce_paper/output.hpp"
 #include "reproduce_paper/progress.hpp"
 #include "reproduce_paper/suite.hpp"
@@ -34,11 +39,39 @@ inline std::string format(const char* fmt, double a, double b) {
   return text;
 }
 
+/// Each policy's colour and line style: the Okabe–Ito palette (distinct under the common colour
+/// vision deficiencies) and a dash pattern of its own, so that no two policies share either;
+/// TS-SA, the paper's subject, is the thick solid line drawn on top.
+struct policy_style {
+  const char* color;
+  int dash_type;
+  double width;
+};
+inline policy_style style_of(const std::string& policy) {
+  if (policy == "TS") return {"#0072B2", 2, 2};        // blue, dashed
+  if (policy == "eps-TS") return {"#CC79A7", 4, 2};    // reddish purple, dash-dot
+  if (policy == "TS-SGLD") return {"#009E73", 5, 2};  // bluish green, dash-dot-dot
+  if (policy == "TS-SA") return {"#D55E00", 1, 3.5};  // vermillion, solid, thick
+  return {"#000000", 3, 2};                            // UCB: black, dotted
+}
+
 inline series to_series(const std::string& label, const sabandit::regret_curve& c,
                         policy_style style) {
-  series s{label, style.color, style.dash_type, {}, c.mean_regret, c.standard_error};
+  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error};
   s.x.assign(c.rounds.begin(), c.rounds.end());
   return s;
+}
+
+/// "T = 10,000, 50 trials": what a plot's title says about the run.
+inline std::string run_text(Eigen::Index horizon, Eigen::Index trials) {
+  std::string t = std::to_string(horizon);
+  for (int i = static_cast<int>(t.size()) - 3; i > 0; i -= 3) t.insert(static_cast<std::size_t>(i), ",");
+  return "T = " + t + ", " + std::to_string(trials) + (trials == 1 ? " trial" : " trials");
+}
+
+/// The library's recorded_rounds computes k T for k up to the record points: it must fit.
+inline void check_run_size(Eigen::Index horizon, Eigen::Index record_points) {
+  (void)checked_mul(horizon, record_points, "--horizon (T) x --record-points");
 }
 
 // ---------------------------------------------------------------------------------- figure1
@@ -51,17 +84,44 @@ struct figure1_options {
   suite_params params;
 };
 
+/// A Figure 1 plot: regret with its +-1 s.e. band above; below, each policy's regret minus
+/// TS's, which separates the curves where they crowd (MGR, gap 0.1, K = 50).
+inline std::vector<panel_spec> figure1_panels(const std::vector<sabandit::regret_curve>& curves) {
+  panel_spec regret{"cumulative pseudo-regret (mean ± 1 s.e.)", {}, false};
+  panel_spec relative{"regret minus TS's regret", {}, true};
+  const auto& ts = curves.front();  // policy_names[0] is TS
+  for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
+    const auto& policy = policy_names[pi];
+    auto line = to_series(policy, curves[pi], style_of(policy));
+    line.on_top = policy == "TS-SA";
+    auto difference = line;
+    difference.se.clear();
+    for (std::size_t k = 0; k < difference.y.size(); ++k) difference.y[k] -= ts.mean_regret[k];
+    regret.lines.push_back(std::move(line));
+    relative.lines.push_back(std::move(difference));
+  }
+  return {regret, relative};
+}
+
 struct figure1_result {
   std::string table;          ///< Markdown: final regret +- s.e. per setting and policy
-  long long policy_rounds = 0;
+  long long policy_rounds = 0;  ///< T x R x settings x policies
   std::vector<double> seconds_per_policy = std::vector<double>(policy_names.size(), 0.0);
 };
 
 inline figure1_result run_figure1(const figure1_options& o) {
+  const auto runs = static_cast<long long>(o.grid.size() * policy_names.size());
+  const long long policy_rounds = checked_mul(
+      checked_mul(o.horizon, o.trials, "--horizon (T) x --trials (R)"), runs,
+      "--horizon (T) x --trials (R) x " + std::to_string(runs) + " policy-settings");
+  check_run_size(o.horizon, o.common.record_points);
+  o.params.validate();
+  output_set outputs(o.common.out);  // --out is writable, or we stop here
+
   const sabandit::run_config config{.horizon = o.horizon, .trials = o.trials,
                                     .seed = o.common.seed, .threads = o.common.threads,
                                     .record_points = o.common.record_points};
-  progress bar("figure1", static_cast<long long>(o.grid.size() * policy_names.size()) * o.trials);
+  progress bar("figure1", runs * o.trials);
   std::string csv = std::string(sabandit::regret_csv_header) + "\n";
   std::ostringstream table;
   table << "| setting |";
@@ -70,28 +130,28 @@ inline figure1_result run_figure1(const figure1_options& o) {
   for (std::size_t i = 0; i < policy_names.size(); ++i) table << "---|";
   table << '\n';
   figure1_result result;
+  result.policy_rounds = policy_rounds;
   for (const auto& where : o.grid) {
-    std::vector<series> lines;
-    std::vector<double> finals;
+    std::vector<sabandit::regret_curve> curves;
     table << "| " << where.title() << " |";
     for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
       const auto& policy = policy_names[pi];
       const double started = bar.seconds();
-      const auto curve = run_policy(policy, o.params, where, config, bar.hook());
+      curves.push_back(run_policy(policy, o.params, where, config, bar.hook()));
+      const auto& curve = curves.back();
       result.seconds_per_policy[pi] += bar.seconds() - started;
       std::ostringstream rows;
       sabandit::write_regret_csv_rows(rows, where.id(), policy, curve);
       csv += rows.str();
-      lines.push_back(to_series(policy, curve, style_of(policy)));
-      finals.push_back(curve.final_regret());
       table << ' ' << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error())
             << " |";
-      result.policy_rounds += o.horizon * o.trials;
     }
     table << '\n';
     if (o.common.plots) {
-      plot_png(o.common.out / ("figure1_" + where.id() + ".png"), where.title(), "round",
-               "cumulative pseudo-regret (mean ± 1 s.e.)", lines);
+      plot_png(outputs, "figure1_" + where.id() + ".png",
+               where.title() + ": " + run_text(o.horizon, o.trials) + ", seed " +
+                   std::to_string(o.common.seed),
+               "round", figure1_panels(curves));
     }
   }
   char footer[256];
@@ -101,9 +161,10 @@ inline figure1_result run_figure1(const figure1_options& o) {
                 static_cast<long long>(o.horizon), static_cast<long long>(o.trials),
                 static_cast<unsigned long long>(o.common.seed));
   table << footer;
-  write_file_atomically(o.common.out / "figure1.csv", csv);
-  write_file_atomically(o.common.out / "figure1.md", table.str());
-  write_file_atomically(o.common.out / "figure1_params.txt", o.params.to_text());
+  outputs.write("figure1.csv", csv);
+  outputs.write("figure1.md", table.str());
+  outputs.write("figure1_params.txt", o.params.to_text());
+  outputs.commit();
   result.table = table.str();
   return result;
 }
@@ -123,15 +184,6 @@ struct panel {
   sabandit::ts_sa<>::params base;  ///< the default, with the appendix's per-panel changes
   void (*apply)(sabandit::ts_sa<>::params&, double);
 };
-
-/// Replaces one coefficient of the SA schedule gamma_n = c1 / (c2 n^alpha + c3):
-/// 0 = c1, 1 = c2, 2 = c3, 3 = alpha.
-inline void set_sa_coefficient(sabandit::ts_sa<>::params& p, std::size_t which, double value) {
-  const auto& s = p.sa_schedule;
-  std::array<double, 4> c{s.c1(), s.c2(), s.c3(), s.alpha()};
-  c[which] = value;
-  p.sa_schedule = sabandit::polynomial_decay(c[0], c[1], c[2], c[3]);
-}
 
 inline std::vector<panel> ablation_panels() {
   using P = sabandit::ts_sa<>::params;
@@ -160,39 +212,49 @@ inline std::vector<panel> ablation_panels() {
 }
 
 inline std::string run_ablation(const ablation_options& o) {
+  const auto panels = ablation_panels();
+  long long total = 0;
+  for (const auto& p : panels) {
+    total = checked_add(total, checked_mul(static_cast<long long>(p.values.size()), o.trials, "--trials (R)"),
+                        "--trials (R)");
+  }
+  (void)checked_mul(total, o.horizon, "--trials (R) x --horizon (T) x ablation values");
+  check_run_size(o.horizon, o.common.record_points);
+  output_set outputs(o.common.out);
+
   const sabandit::run_config config{.horizon = o.horizon, .trials = o.trials,
                                     .seed = o.common.seed, .threads = o.common.threads,
                                     .record_points = o.common.record_points};
-  const auto panels = ablation_panels();
-  long long total = 0;
-  for (const auto& p : panels) total += static_cast<long long>(p.values.size()) * o.trials;
   progress bar("ablation", total);
   const auto env = sabandit::make_sgr({.num_arms = 10, .gap = 0.5});
   std::string csv = "panel,value,round,mean_regret,std_error,optimal_fraction\n";
   std::ostringstream table;
   table << "| parameter | value | final regret (mean ± s.e.) |\n|---|---|---|\n";
-  // A sequential palette, light to dark, for increasing values.
-  const char* palette[] = {"#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b"};
+  // Increasing values: a sequential palette (viridis, dark to light, without its faint yellow
+  // end) and a dash pattern each, so that neighbours differ in both.
+  const char* palette[] = {"#440154", "#414487", "#2A788E", "#22A884", "#7AD151", "#B8A200"};
   for (const auto& p : panels) {
     std::vector<series> lines;
     for (std::size_t i = 0; i < p.values.size(); ++i) {
       auto params = p.base;
       p.apply(params, p.values[i]);
-      const auto curve = sabandit::simulate(
+      const auto curve = simulate_cancellable(
           env, [&](Eigen::Index) { return sabandit::ts_sa<>(10, params); }, config, bar.hook());
       char value[32];
       std::snprintf(value, sizeof value, "%g", p.values[i]);
       std::ostringstream rows;
       sabandit::write_regret_csv_rows(rows, p.name, value, curve);
       csv += rows.str();
-      lines.push_back(to_series(p.name + " = " + value, curve, {palette[i % 6], 1}));
+      lines.push_back(to_series(p.name + " = " + value, curve,
+                                {palette[i % 6], static_cast<int>(i % 5) + 1, 2}));
       table << "| " << p.name << " | " << value << " | "
             << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error()) << " |\n";
     }
     if (o.common.plots) {
-      plot_png(o.common.out / ("ablation_" + p.name + ".png"),
-               "TS-SA ablation: " + p.name + " (SGR, K = 10, gap = 0.5)", "round",
-               "cumulative pseudo-regret (mean ± 1 s.e.)", lines);
+      plot_png(outputs, "ablation_" + p.name + ".png",
+               "TS-SA ablation: " + p.name + " (SGR, K = 10, gap = 0.5): " +
+                   run_text(o.horizon, o.trials) + ", seed " + std::to_string(o.common.seed),
+               "round", {{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
     }
   }
   char footer[200];
@@ -200,8 +262,9 @@ inline std::string run_ablation(const ablation_options& o) {
                 static_cast<long long>(o.horizon), static_cast<long long>(o.trials),
                 static_cast<unsigned long long>(o.common.seed));
   table << footer;
-  write_file_atomically(o.common.out / "ablation.csv", csv);
-  write_file_atomically(o.common.out / "ablation.md", table.str());
+  outputs.write("ablation.csv", csv);
+  outputs.write("ablation.md", table.str());
+  outputs.commit();
   return table.str();
 }
 
@@ -232,12 +295,25 @@ struct rung {
 };
 inline std::vector<rung> halving_plan(const tune_options& o) {
   std::vector<rung> plan;
-  for (Eigen::Index n = o.configs, r = o.initial_trials;
-       static_cast<Eigen::Index>(plan.size()) < o.rungs;
-       n = std::max<Eigen::Index>(1, n / o.eta), r *= o.eta) {
+  Eigen::Index n = o.configs;
+  Eigen::Index r = o.initial_trials;
+  while (static_cast<Eigen::Index>(plan.size()) < o.rungs) {
     plan.push_back({n, r});
+    if (static_cast<Eigen::Index>(plan.size()) == o.rungs) break;
+    n = std::max<Eigen::Index>(1, n / o.eta);
+    r = checked_mul(r, o.eta, "--initial-trials x --eta^(--rungs - 1)");
   }
   return plan;
+}
+
+/// Trials of one policy's search, all rungs: sum of configurations x trials, checked.
+inline long long search_trials(const std::vector<rung>& plan) {
+  long long budget = 0;
+  for (const auto& r : plan) {
+    budget = checked_add(budget, checked_mul(r.configs, r.trials, "--configs x trials per rung"),
+                         "the search budget (--configs, --initial-trials, --eta, --rungs)");
+  }
+  return budget;
 }
 
 /// The parameters the paper tunes for each policy (Experiments, "standardized tuning").
@@ -258,10 +334,14 @@ inline std::string run_tune(const tune_options& o) {
   constexpr std::uint64_t tuning_role = 0x7475'6e65;  // "tune"
   const std::uint64_t tuning_seed = sabandit::stream_key(o.common.seed, 1, tuning_role);
   const auto plan = halving_plan(o);
-  long long budget = 0;
-  for (const auto& r : plan) budget += r.configs * r.trials;
-  progress bar("tune", budget * static_cast<long long>(policy_names.size()) +
-                           o.eval_trials * static_cast<long long>(policy_names.size()));
+  const auto policies = static_cast<long long>(policy_names.size());
+  const std::string budget_options = "the tuning budget (--configs, --initial-trials, --eta, --rungs, --eval-trials)";
+  const long long all_trials = checked_mul(
+      checked_add(search_trials(plan), o.eval_trials, budget_options), policies, budget_options);
+  (void)checked_mul(all_trials, o.horizon, budget_options + " x --horizon (T)");
+  check_run_size(o.horizon, 1);
+  output_set outputs(o.common.out);
+  progress bar("tune", all_trials);
   suite_params best;
   std::string log = "policy,rung,config,trials,mean_final_regret,parameters\n";
   std::string log_rows;
@@ -336,9 +416,10 @@ inline std::string run_tune(const tune_options& o) {
                 static_cast<long long>(o.rungs), static_cast<long long>(o.initial_trials),
                 static_cast<long long>(o.eval_trials), static_cast<unsigned long long>(o.common.seed));
   table << footer;
-  write_file_atomically(o.common.out / "tune.csv", log + log_rows);
-  write_file_atomically(o.common.out / "tuned_params.txt", best.to_text());
-  write_file_atomically(o.common.out / "tune.md", table.str());
+  outputs.write("tune.csv", log + log_rows);
+  outputs.write("tuned_params.txt", best.to_text());
+  outputs.write("tune.md", table.str());
+  outputs.commit();
   return table.str();
 }
 

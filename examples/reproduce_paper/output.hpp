@@ -1,98 +1,350 @@
 #pragma once
-// Files the reproduction writes, always whole: content goes to "<name>.tmp" first and is
-// renamed into place, so an interrupted run never leaves a truncated CSV, table or PNG.
+// Outputs of the reproduction, written as a set: a job writes every file into a staging folder
+// inside --out (created and proved writable before any computing), and only a complete job
+// moves them into --out, one rename per file. A failure, a full disk or a SIGINT removes the
+// staging folder and leaves the previous outputs as they were. Every write is checked.
+// Plots come from gnuplot run without a shell: an argument vector, the script on its standard
+// input, the PNG from its standard output; no path is ever written into the script.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
+
+#include "reproduce_paper/cancel.hpp"
+
+extern char** environ;
 
 namespace repro {
 
 namespace fs = std::filesystem;
 
-inline void write_file_atomically(const fs::path& path, const std::string& content) {
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+namespace detail {
+
+[[noreturn]] inline void throw_errno(const std::string& what, int error) {
+  throw std::system_error(error, std::generic_category(), what);
+}
+
+/// Writes all of `content` to `fd`, retrying short writes and EINTR.
+inline void write_all(int fd, const std::string& content, const fs::path& path) {
+  const char* data = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t written = ::write(fd, data, left);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      throw_errno("cannot write " + path.string(), errno);
+    }
+    data += written;
+    left -= static_cast<std::size_t>(written);
   }
-  fs::rename(tmp, path);
 }
 
-/// One line of a plot: a regret curve with its +-1 s.e. band.
-struct series {
-  std::string label;
-  std::string color;     ///< "#rrggbb"
-  int dash_type = 1;     ///< gnuplot dashtype: 1 solid, 2 dashed
-  std::vector<long long> x;
-  std::vector<double> y;
-  std::vector<double> se;
+/// An open file descriptor, closed once.
+class unique_fd {
+ public:
+  unique_fd(const fs::path& path, int flags) : fd_(::open(path.c_str(), flags | O_CLOEXEC, 0666)) {
+    if (fd_ < 0) throw_errno("cannot open " + path.string(), errno);
+  }
+  unique_fd(const unique_fd&) = delete;
+  unique_fd& operator=(const unique_fd&) = delete;
+  ~unique_fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  [[nodiscard]] int get() const noexcept { return fd_; }
+  /// Closes and reports a failure (a delayed write error, on NFS say).
+  void close(const fs::path& path) {
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) throw_errno("cannot write " + path.string(), errno);
+  }
+
+ private:
+  int fd_;
 };
 
-/// The paper's colours (Experiments section): TS blue dashed, eps-TS green dashed,
-/// TS-SGLD orange, TS-SA purple solid; UCB grey.
-struct policy_style {
-  const char* color;
-  int dash_type;
-};
-inline policy_style style_of(const std::string& policy) {
-  if (policy == "TS") return {"#1f77b4", 2};
-  if (policy == "eps-TS") return {"#2ca02c", 2};
-  if (policy == "TS-SGLD") return {"#ff7f0e", 1};
-  if (policy == "TS-SA") return {"#7b3294", 1};
-  return {"#7f7f7f", 1};  // UCB
+/// Creates (or truncates) `path` with `content`; throws std::system_error naming it.
+inline void write_file(const fs::path& path, const std::string& content) {
+  unique_fd fd(path, O_WRONLY | O_CREAT | O_TRUNC);
+  write_all(fd.get(), content, path);
+  fd.close(path);
 }
 
-/// Renders `lines` to a PNG with gnuplot (pngcairo), atomically.
-inline void plot_png(const fs::path& png, const std::string& title, const std::string& xlabel,
-                     const std::string& ylabel, const std::vector<series>& lines) {
-  fs::create_directories(png.parent_path());
-  const fs::path data = png.string() + ".dat.tmp";
-  const fs::path script = png.string() + ".gp.tmp";
-  const fs::path tmp_png = png.string() + ".tmp";
-  {
-    std::ofstream out(data);
-    for (const auto& s : lines) {
-      for (std::size_t i = 0; i < s.x.size(); ++i) {
-        char row[128];
-        std::snprintf(row, sizeof row, "%lld %.6f %.6f\n", s.x[i], s.y[i], s.se[i]);
-        out << row;
-      }
-      out << "\n\n";  // gnuplot index separator
+inline std::string read_head(const fs::path& path, std::size_t limit) {
+  std::string text;
+  if (FILE* in = std::fopen(path.c_str(), "rb")) {
+    text.resize(limit);
+    text.resize(std::fread(text.data(), 1, limit, in));
+    std::fclose(in);
+  }
+  return text;
+}
+
+constexpr const char* staging_prefix = ".reproduce_paper-staging-";
+
+/// Removes staging folders left by a process that no longer exists (killed with SIGKILL).
+inline void remove_stale_staging(const fs::path& out) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(staging_prefix, 0) != 0) continue;
+    const std::string rest = name.substr(std::strlen(staging_prefix));
+    const long pid = std::strtol(rest.c_str(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      fs::remove_all(entry.path(), ec);
     }
   }
+}
+
+}  // namespace detail
+
+/// The output set of one job. Files go to a staging folder inside `out`; `commit()` moves them
+/// into `out`; destroying an uncommitted set removes the staging folder and everything in it.
+class output_set {
+ public:
+  /// Creates `out` and the staging folder and writes a probe file, so that an unwritable
+  /// --out is reported before any computing.
+  explicit output_set(fs::path out) : out_(std::move(out)) {
+    try {
+      fs::create_directories(out_);
+      detail::remove_stale_staging(out_);
+      static std::atomic<unsigned> counter{0};
+      staging_ = out_ / (detail::staging_prefix + std::to_string(::getpid()) + "-" +
+                         std::to_string(counter++));
+      fs::remove_all(staging_);
+      fs::create_directory(staging_);
+      detail::write_file(staging_ / ".probe", "probe\n");
+      fs::remove(staging_ / ".probe");
+    } catch (const std::exception& error) {
+      discard();
+      throw std::runtime_error("--out " + out_.string() + " is not a writable folder: " + error.what());
+    }
+  }
+  output_set(const output_set&) = delete;
+  output_set& operator=(const output_set&) = delete;
+  ~output_set() { discard(); }
+
+  [[nodiscard]] const fs::path& out() const noexcept { return out_; }
+  [[nodiscard]] const fs::path& staging() const noexcept { return staging_; }
+
+  /// Writes `name` (a plain file name) into the staging folder.
+  void write(const std::string& name, const std::string& content) {
+    detail::write_file(staging_ / name, content);
+    add(name);
+  }
+  /// Records a file that something else (gnuplot) wrote into the staging folder.
+  void add(const std::string& name) {
+    for (const auto& f : files_) {
+      if (f == name) return;
+    }
+    files_.push_back(name);
+  }
+
+  /// Moves every file into `out` (each rename atomic), then removes the staging folder.
+  void commit() {
+    throw_if_cancelled();
+    for (const auto& name : files_) fs::rename(staging_ / name, out_ / name);
+    discard();
+  }
+
+ private:
+  void discard() noexcept {
+    if (staging_.empty()) return;
+    std::error_code ec;
+    fs::remove_all(staging_, ec);
+    staging_.clear();
+  }
+
+  fs::path out_;
+  fs::path staging_;
+  std::vector<std::string> files_;
+};
+
+/// Thrown when gnuplot is missing or fails; the message says which.
+struct plot_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Runs `gnuplot` (found on PATH) on `script`, its standard output going to `png` and its
+/// standard error to `log`. No shell, and no path inside the script.
+inline void run_gnuplot(const std::string& script, const fs::path& png, const fs::path& log) {
+  const fs::path script_file = log.string() + ".gp";
+  detail::write_file(script_file, script);
+  detail::unique_fd in(script_file, O_RDONLY);
+  detail::unique_fd out(png, O_WRONLY | O_CREAT | O_TRUNC);
+  detail::unique_fd err(log, O_WRONLY | O_CREAT | O_TRUNC);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attributes);
+  posix_spawn_file_actions_adddup2(&actions, in.get(), STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err.get(), STDERR_FILENO);
+  sigset_t defaults;
+  sigset_t none;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  char program[] = "gnuplot";
+  char* argv[] = {program, nullptr};
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned == ENOENT) {
+    throw plot_error("gnuplot not found on PATH: install it (scripts/demo does: Debian package "
+                     "gnuplot-nox) or pass --no-plots");
+  }
+  if (spawned != 0) {
+    throw plot_error(std::string("cannot start gnuplot: ") + std::strerror(spawned));
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) detail::throw_errno("waiting for gnuplot", errno);
+  }
+  throw_if_cancelled();  // a terminal's ^C reaches gnuplot too
+  out.close(png);
+  in.close(script_file);
+  err.close(log);
+  const std::string messages = detail::read_head(log, 600);
+  fs::remove(script_file);
+  fs::remove(log);
+  const std::string said = messages.empty() ? "" : "; gnuplot said:\n" + messages;
+  if (WIFSIGNALED(status)) {
+    throw plot_error("gnuplot was killed by signal " + std::to_string(WTERMSIG(status)) +
+                     " while plotting " + png.filename().string() + said);
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw plot_error("gnuplot failed with status " + std::to_string(WEXITSTATUS(status)) +
+                     " while plotting " + png.filename().string() + said);
+  }
+  if (detail::read_head(png, 8) != std::string("\x89PNG\r\n\x1a\n", 8)) {
+    throw plot_error("gnuplot exited with status 0 but wrote no PNG for " +
+                     png.filename().string() + said);
+  }
+}
+
+/// One line of a plot: a curve, optionally with its +-1 s.e. band.
+struct series {
+  std::string label;
+  std::string color;  ///< "#rrggbb"
+  int dash_type = 1;  ///< gnuplot dashtype: 1 solid, 2 dashed, 3 dotted, 4 dash-dot, 5 dash-dot-dot
+  double width = 2;
+  std::vector<long long> x;
+  std::vector<double> y;
+  std::vector<double> se;  ///< empty: no band
+  bool on_top = false;     ///< drawn again after the others (the legend order is kept)
+};
+
+/// One panel of a figure: its lines and axis labels.
+struct panel_spec {
+  std::string ylabel;
+  std::vector<series> lines;
+  bool zero_line = false;
+};
+
+/// A string as a gnuplot single-quoted literal (no escapes but '' for '; newlines become spaces).
+inline std::string gnuplot_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (const char c : text) {
+    if (c == '\'') {
+      quoted += "''";
+    } else if (c == '\n' || c == '\r') {
+      quoted += ' ';
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+/// The gnuplot script of a figure: data as inline datablocks, the PNG to standard output.
+/// Panels stack vertically, the first one the tallest.
+inline std::string gnuplot_script(const std::string& title, const std::string& xlabel,
+                                  const std::vector<panel_spec>& panels) {
   std::ostringstream gp;
-  gp << "set terminal pngcairo size 800,560 font 'Sans,11' noenhanced\n"
-     << "set output '" << tmp_png.string() << "'\n"
-     << "set title '" << title << "'\nset xlabel '" << xlabel << "'\nset ylabel '" << ylabel
-     << "'\nset key top left\nset grid\nplot ";
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto& s = lines[i];
-    gp << (i ? ", " : "") << "'" << data.string() << "' index " << i
-       << " using 1:($2-$3):($2+$3) with filledcurves fc rgb '" << s.color
-       << "' fs transparent solid 0.15 noborder notitle, '" << data.string() << "' index " << i
-       << " using 1:2 with lines lw 2 dt " << s.dash_type << " lc rgb '" << s.color << "' title '"
-       << s.label << "'";
+  const int height = panels.size() > 1 ? 820 : 560;
+  gp << "set terminal pngcairo size 800," << height << " font 'Sans,11' noenhanced\nset output\n";
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    for (std::size_t i = 0; i < panels[p].lines.size(); ++i) {
+      const auto& s = panels[p].lines[i];
+      gp << "$d" << p << '_' << i << " << EOD\n";
+      for (std::size_t k = 0; k < s.x.size(); ++k) {
+        char row[96];
+        std::snprintf(row, sizeof row, "%lld %.6f %.6f\n", s.x[k], s.y[k], s.se.empty() ? 0.0 : s.se[k]);
+        gp << row;
+      }
+      gp << "EOD\n";
+    }
   }
-  gp << "\n";
-  { std::ofstream(script) << gp.str(); }
-  const std::string command = "gnuplot '" + script.string() + "'";
-  const int status = std::system(command.c_str());
-  fs::remove(data);
-  fs::remove(script);
-  if (status != 0) {
-    fs::remove(tmp_png);
-    throw std::runtime_error("gnuplot failed (exit " + std::to_string(status) + ") for " +
-                             png.string() + "; is gnuplot installed? (scripts/demo installs it)");
+  if (panels.size() > 1) gp << "set multiplot title " << gnuplot_quote(title) << '\n';
+  const double top = 0.94;
+  const double split = 0.36;  // the lower panels share this height
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    const auto& panel = panels[p];
+    if (panels.size() > 1) {
+      const double lower = split / static_cast<double>(panels.size() - 1);
+      const double y0 = p == 0 ? split : split - lower * static_cast<double>(p);
+      const double y1 = p == 0 ? top : y0 + lower;
+      gp << "set lmargin 10\nset rmargin 3\nset origin 0," << y0 << "\nset size 1," << (y1 - y0) << '\n';
+      gp << "unset title\n";
+    } else {
+      gp << "set title " << gnuplot_quote(title) << '\n';
+    }
+    gp << "set xlabel " << gnuplot_quote(p + 1 == panels.size() ? xlabel : "") << '\n'
+       << "set ylabel " << gnuplot_quote(panel.ylabel) << '\n'
+       << "set key top left " << (p == 0 ? "box opaque" : "off") << "\nset grid\n";
+    if (panel.zero_line) gp << "set xzeroaxis lt -1 lw 1\n"; else gp << "unset xzeroaxis\n";
+    gp << "plot ";
+    bool first = true;
+    const auto sep = [&] { gp << (first ? "" : ", \\\n  "); first = false; };
+    for (std::size_t i = 0; i < panel.lines.size(); ++i) {
+      const auto& s = panel.lines[i];
+      if (s.se.empty()) continue;
+      sep();
+      gp << "$d" << p << '_' << i << " using 1:($2-$3):($2+$3) with filledcurves fc rgb '"
+         << s.color << "' fs transparent solid 0.15 noborder notitle";
+    }
+    const auto line = [&](std::size_t i, bool titled) {
+      const auto& s = panel.lines[i];
+      sep();
+      gp << "$d" << p << '_' << i << " using 1:2 with lines lw " << s.width << " dt " << s.dash_type
+         << " lc rgb '" << s.color << "' " << (titled ? "title " + gnuplot_quote(s.label) : "notitle");
+    };
+    for (std::size_t i = 0; i < panel.lines.size(); ++i) line(i, true);
+    for (std::size_t i = 0; i < panel.lines.size(); ++i) {
+      if (panel.lines[i].on_top) line(i, false);
+    }
+    gp << '\n';
   }
-  fs::rename(tmp_png, png);
+  if (panels.size() > 1) gp << "unset multiplot\n";
+  return gp.str();
+}
+
+/// Renders a figure to `name` (a PNG) in the output set.
+inline void plot_png(output_set& outputs, const std::string& name, const std::string& title,
+                     const std::string& xlabel, const std::vector<panel_spec>& panels) {
+  run_gnuplot(gnuplot_script(title, xlabel, panels), outputs.staging() / name,
+              outputs.staging() / ("." + name + ".log"));
+  outputs.add(name);
 }
 
 }  // namespace repro

@@ -16,6 +16,13 @@ class progress {
   progress(std::string label, long long total)
       : label_(std::move(label)), total_(total > 0 ? total : 1), tty_(isatty(STDERR_FILENO) != 0),
         start_(std::chrono::steady_clock::now()) {}
+  progress(const progress&) = delete;
+  progress& operator=(const progress&) = delete;
+  /// A job stopped part-way (error, SIGINT) ends the redrawn bar's line, so that the message
+  /// that follows starts on a line of its own.
+  ~progress() {
+    if (tty_ && last_percent_ >= 0 && done_.load() != total_) std::fprintf(stderr, "\n");
+  }
 
   void tick() {
     const long long done = ++done_;

@@ -1,78 +1,293 @@
 #pragma once
-// The five policies of the paper's Figure 1, each with the parameters the paper tunes
-// ("standardized tuning", Experiments section), and the grid of settings.
+// The five policies of the paper's Figure 1 with every one of their parameters, the parameter
+// file that records them, and the grid of settings.
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <map>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <sabandit/sim.hpp>
+
+#include "reproduce_paper/cancel.hpp"
+#include "reproduce_paper/checked.hpp"
 
 namespace repro {
 
 /// Figure 1's legend order.
 inline const std::vector<std::string> policy_names = {"TS", "eps-TS", "TS-SGLD", "TS-SA", "UCB"};
 
-/// Tunable parameters of every policy, by "POLICY.name": tau everywhere, h for the Langevin
-/// policies, epsilon for eps-TS. Defaults are the library's; epsilon defaults to 1/K when absent.
-class suite_params {
- public:
-  suite_params() {
-    for (const auto& p : policy_names) values_[p + ".tau"] = 1.0;
-    values_["TS-SA.h"] = 0.532;
-    values_["TS-SGLD.h"] = 0.1;
-  }
+/// Replaces one coefficient of the SA schedule gamma_n = c1 / (c2 n^alpha + c3):
+/// 0 = c1, 1 = c2, 2 = c3, 3 = alpha.
+inline void set_sa_coefficient(sabandit::ts_sa<>::params& p, std::size_t which, double value) {
+  const auto& s = p.sa_schedule;
+  std::array<double, 4> c{s.c1(), s.c2(), s.c3(), s.alpha()};
+  c[which] = value;
+  p.sa_schedule = sabandit::polynomial_decay(c[0], c[1], c[2], c[3]);
+}
 
-  [[nodiscard]] bool has(const std::string& key) const { return values_.count(key) != 0; }
-  [[nodiscard]] double get(const std::string& key) const { return values_.at(key); }
-  void set(const std::string& key, double value) { values_[key] = value; }
+/// Every parameter of every policy, the library's defaults unless set. The parameter file
+/// ("POLICY.PARAM = VALUE" lines) names each of them, so a run is repeated exactly from it.
+struct suite_params {
+  sabandit::gaussian_ts::params ts{};
+  sabandit::epsilon_ts<>::params eps_ts{};  ///< epsilon unset: 1/K, written "1/K"
+  sabandit::ts_sgld<>::params sgld{};
+  double sgld_noise_variance = sabandit::gaussian_model{}.noise_variance();
+  sabandit::ts_sa<>::params sa{};
+  double sa_noise_variance = sabandit::gaussian_model{}.noise_variance();
+  sabandit::ucb::params ucb{};
 
-  /// "KEY = VALUE" lines; '#' starts a comment.
+  /// One line of the parameter file: its key, its value as text, and how to set it from text
+  /// (throwing usage_error with the reason).
+  struct field {
+    std::string key;
+    std::string (*get)(const suite_params&);
+    void (*set)(suite_params&, std::string_view);
+  };
+  static const std::vector<field>& fields();
+
+  [[nodiscard]] std::string get_text(const std::string& key) const { return find(key).get(*this); }
+  void set_text(const std::string& key, std::string_view value) { find(key).set(*this, value); }
+  /// Real-valued parameters, as the tuning searches them.
+  [[nodiscard]] double get(const std::string& key) const { return *parse_real(get_text(key)); }
+  void set(const std::string& key, double value) { set_text(key, format_real(value)); }
+
+  /// The parameter file: every key, in legend order.
   [[nodiscard]] std::string to_text() const {
-    std::string text = "# sabandit reproduce_paper parameters: POLICY.PARAM = VALUE\n";
-    for (const auto& [key, value] : values_) {
-      char line[160];
-      std::snprintf(line, sizeof line, "%s = %.10g\n", key.c_str(), value);
-      text += line;
-    }
+    std::string text =
+        "# sabandit reproduce_paper parameters: POLICY.PARAM = VALUE, every parameter of every "
+        "policy.\n# Reals are written in the shortest form that reads back exactly.\n";
+    for (const auto& f : fields()) text += f.key + " = " + f.get(*this) + "\n";
     return text;
   }
 
-  static suite_params from_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read parameter file " + path);
+  /// Parses a parameter file's text: "KEY = VALUE" lines, '#' starts a comment, blank lines
+  /// are skipped. Every value is read whole; unknown and repeated keys, and values the policies
+  /// reject, are errors naming `source` and the line.
+  static suite_params from_text(const std::string& text, const std::string& source) {
     suite_params params;
-    std::string line;
+    std::map<std::string, int> seen;
+    std::istringstream in(text);
+    std::string raw;
     int number = 0;
-    while (std::getline(in, line)) {
+    while (std::getline(in, raw)) {
       ++number;
-      line = line.substr(0, line.find('#'));
+      const auto where = source + ":" + std::to_string(number) + ": ";
+      const std::string_view line = trim(std::string_view(raw).substr(0, raw.find('#')));
+      if (line.empty()) continue;
       const auto eq = line.find('=');
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      std::istringstream key_in(line.substr(0, eq)), value_in(eq == std::string::npos ? "" : line.substr(eq + 1));
-      std::string key;
-      double value = 0;
-      if (eq == std::string::npos || !(key_in >> key) || !(value_in >> value) || !known(key)) {
-        throw std::runtime_error(path + ":" + std::to_string(number) + ": expected POLICY.PARAM = VALUE with POLICY.PARAM one of TS.tau, eps-TS.tau, eps-TS.epsilon, TS-SGLD.tau, TS-SGLD.h, TS-SA.tau, TS-SA.h, UCB.tau; got '" + line + "'");
+      if (eq == std::string_view::npos || line.find('=', eq + 1) != std::string_view::npos) {
+        throw usage_error(where + "expected POLICY.PARAM = VALUE, got '" + raw + "'");
       }
-      params.set(key, value);
+      const std::string key(trim(line.substr(0, eq)));
+      const std::string_view value = trim(line.substr(eq + 1));
+      if (key.empty() || key.find_first_of(" \t") != std::string::npos) {
+        throw usage_error(where + "expected one POLICY.PARAM before '=', got '" + key + "'");
+      }
+      if (value.empty() || value.find_first_of(" \t") != std::string_view::npos) {
+        throw usage_error(where + "expected one value after '=', got '" + std::string(value) + "'");
+      }
+      if (!known(key)) {
+        std::string valid;
+        for (const auto& f : fields()) valid += (valid.empty() ? "" : ", ") + f.key;
+        throw usage_error(where + "unknown parameter '" + key + "'; valid: " + valid);
+      }
+      if (const auto [it, fresh] = seen.emplace(key, number); !fresh) {
+        throw usage_error(where + "'" + key + "' is already set on line " +
+                          std::to_string(it->second));
+      }
+      try {
+        params.set_text(key, value);
+      } catch (const std::exception& error) {
+        throw usage_error(where + key + ": " + error.what());
+      }
+    }
+    try {
+      params.validate();
+    } catch (const std::exception& error) {
+      throw usage_error(source + ": " + error.what());
     }
     return params;
   }
 
- private:
-  static bool known(const std::string& key) {
-    for (const auto& p : policy_names) {
-      if (key == p + ".tau") return true;
+  static suite_params from_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      throw usage_error("cannot open parameter file " + path + ": not a regular file");
     }
-    return key == "TS-SA.h" || key == "TS-SGLD.h" || key == "eps-TS.epsilon";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw usage_error("cannot open parameter file " + path);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) throw usage_error("cannot read parameter file " + path);
+    return from_text(text, path);
   }
-  std::map<std::string, double> values_;
+
+  /// Builds each policy once (with 2 arms): the library rejects what it would reject in a job,
+  /// but before any computing.
+  void validate() const {
+    (void)sabandit::gaussian_ts(2, ts);
+    (void)sabandit::epsilon_ts<>(2, eps_ts);
+    (void)sabandit::ts_sgld<>(sabandit::unit_features(2), sgld, sabandit::gaussian_model(sgld_noise_variance));
+    (void)sabandit::ts_sa<>(sabandit::unit_features(2), sa, sabandit::gaussian_model(sa_noise_variance));
+    (void)sabandit::ucb(2, ucb);
+  }
+
+  [[nodiscard]] static bool known(const std::string& key) {
+    for (const auto& f : fields()) {
+      if (f.key == key) return true;
+    }
+    return false;
+  }
+
+ private:
+  static std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+  }
+  [[nodiscard]] const field& find(const std::string& key) const {
+    for (const auto& f : fields()) {
+      if (f.key == key) return f;
+    }
+    throw std::invalid_argument("unknown parameter " + key);
+  }
 };
+
+namespace detail {
+
+inline double real_value(std::string_view text) {
+  if (const auto value = parse_real(text)) return *value;
+  throw usage_error("'" + std::string(text) + "' is not a finite decimal number");
+}
+inline Eigen::Index integer_value(std::string_view text) {
+  if (const auto value = parse_integer(text)) return static_cast<Eigen::Index>(*value);
+  throw usage_error("'" + std::string(text) + "' is not an integer");
+}
+
+template <auto... Member>
+suite_params::field real_field(std::string key) {
+  return {std::move(key), [](const suite_params& s) { return format_real((s.*....*Member)); },
+          [](suite_params& s, std::string_view v) { (s.*....*Member) = real_value(v); }};
+}
+/// A prior variance: a finite positive number, or "inf" for the flat prior.
+template <auto... Member>
+suite_params::field variance_field(std::string key) {
+  return {std::move(key),
+          [](const suite_params& s) {
+            const double v = (s.*....*Member);
+            return std::isinf(v) ? std::string("inf") : format_real(v);
+          },
+          [](suite_params& s, std::string_view v) {
+            (s.*....*Member) = v == "inf" ? std::numeric_limits<double>::infinity() : real_value(v);
+          }};
+}
+template <auto... Member>
+suite_params::field integer_field(std::string key) {
+  return {std::move(key),
+          [](const suite_params& s) { return std::to_string(static_cast<long long>((s.*....*Member))); },
+          [](suite_params& s, std::string_view v) { (s.*....*Member) = integer_value(v); }};
+}
+/// The prior of a Langevin policy: `Policy` is &suite_params::sgld or &suite_params::sa.
+template <auto Policy, class Params>
+void add_prior_fields(std::vector<suite_params::field>& fields, const std::string& name) {
+  fields.push_back({name + ".init",
+                    [](const suite_params& s) -> std::string {
+                      return (s.*Policy).init == sabandit::initialisation::prior ? "prior" : "warm_start";
+                    },
+                    [](suite_params& s, std::string_view v) {
+                      if (v == "prior") {
+                        (s.*Policy).init = sabandit::initialisation::prior;
+                      } else if (v == "warm_start") {
+                        (s.*Policy).init = sabandit::initialisation::warm_start;
+                      } else {
+                        throw usage_error("'" + std::string(v) + "' is not warm_start or prior");
+                      }
+                    }});
+  using prior = sabandit::normal_prior;
+  using map = sabandit::map_options;
+  fields.push_back(real_field<Policy, &Params::prior, &prior::mean>(name + ".prior.mean"));
+  fields.push_back(variance_field<Policy, &Params::prior, &prior::variance>(name + ".prior.variance"));
+  fields.push_back(integer_field<Policy, &Params::warm_start, &map::max_iterations>(
+      name + ".warm_start.max_iterations"));
+  fields.push_back(real_field<Policy, &Params::warm_start, &map::tolerance>(name + ".warm_start.tolerance"));
+}
+
+template <std::size_t Which>
+suite_params::field sa_coefficient_field(std::string key) {
+  return {std::move(key),
+          [](const suite_params& s) {
+            const auto& c = s.sa.sa_schedule;
+            return format_real(std::array<double, 4>{c.c1(), c.c2(), c.c3(), c.alpha()}[Which]);
+          },
+          [](suite_params& s, std::string_view v) { set_sa_coefficient(s.sa, Which, real_value(v)); }};
+}
+
+}  // namespace detail
+
+inline const std::vector<suite_params::field>& suite_params::fields() {
+  static const std::vector<field> table = [] {
+    using namespace detail;
+    using S = suite_params;
+    using TS = sabandit::gaussian_ts::params;
+    using EPS = sabandit::epsilon_ts<>::params;
+    using NP = sabandit::normal_prior;
+    using SGLD = sabandit::ts_sgld<>::params;
+    using SA = sabandit::ts_sa<>::params;
+    using UCB = sabandit::ucb::params;
+    std::vector<field> f;
+    f.push_back(real_field<&S::ts, &TS::temperature>("TS.tau"));
+    f.push_back(real_field<&S::ts, &TS::prior, &NP::mean>("TS.prior_mean"));
+    f.push_back(real_field<&S::ts, &TS::prior, &NP::variance>("TS.prior_variance"));
+    f.push_back(integer_field<&S::ts, &TS::warmup>("TS.warmup"));
+
+    f.push_back({"eps-TS.epsilon",
+                 [](const S& s) { return s.eps_ts.epsilon ? format_real(*s.eps_ts.epsilon) : std::string("1/K"); },
+                 [](S& s, std::string_view v) {
+                   if (v == "1/K") {
+                     s.eps_ts.epsilon.reset();
+                   } else {
+                     s.eps_ts.epsilon = real_value(v);
+                   }
+                 }});
+    f.push_back(real_field<&S::eps_ts, &EPS::posterior, &TS::temperature>("eps-TS.tau"));
+    f.push_back(real_field<&S::eps_ts, &EPS::posterior, &TS::prior, &NP::mean>("eps-TS.prior_mean"));
+    f.push_back(real_field<&S::eps_ts, &EPS::posterior, &TS::prior, &NP::variance>("eps-TS.prior_variance"));
+    f.push_back(integer_field<&S::eps_ts, &EPS::posterior, &TS::warmup>("eps-TS.warmup"));
+
+    f.push_back(real_field<&S::sgld, &SGLD::temperature>("TS-SGLD.tau"));
+    f.push_back(real_field<&S::sgld, &SGLD::step_size>("TS-SGLD.h"));
+    f.push_back(integer_field<&S::sgld, &SGLD::inner_steps>("TS-SGLD.N"));
+    f.push_back(integer_field<&S::sgld, &SGLD::batch_size>("TS-SGLD.batch_size"));
+    f.push_back(integer_field<&S::sgld, &SGLD::warmup>("TS-SGLD.warmup"));
+    f.push_back(real_field<&S::sgld_noise_variance>("TS-SGLD.noise_variance"));
+    add_prior_fields<&S::sgld, SGLD>(f, "TS-SGLD");
+
+    f.push_back(real_field<&S::sa, &SA::temperature>("TS-SA.tau"));
+    f.push_back(real_field<&S::sa, &SA::step_size>("TS-SA.h"));
+    f.push_back(integer_field<&S::sa, &SA::warmup>("TS-SA.Omega"));
+    f.push_back(integer_field<&S::sa, &SA::window>("TS-SA.B"));
+    f.push_back(integer_field<&S::sa, &SA::inner_steps>("TS-SA.N"));
+    f.push_back(sa_coefficient_field<0>("TS-SA.c1"));
+    f.push_back(sa_coefficient_field<1>("TS-SA.c2"));
+    f.push_back(sa_coefficient_field<2>("TS-SA.c3"));
+    f.push_back(sa_coefficient_field<3>("TS-SA.alpha"));
+    f.push_back(real_field<&S::sa_noise_variance>("TS-SA.noise_variance"));
+    add_prior_fields<&S::sa, SA>(f, "TS-SA");
+
+    f.push_back(real_field<&S::ucb, &UCB::temperature>("UCB.tau"));
+    f.push_back(integer_field<&S::ucb, &UCB::warmup>("UCB.warmup"));
+    return f;
+  }();
+  return table;
+}
 
 /// One cell of the Figure 1 grid.
 struct setting {
@@ -103,6 +318,14 @@ inline std::vector<setting> figure1_grid() {
   return grid;
 }
 
+/// Simulates on `env`, stopping at the next pull after a SIGINT or SIGTERM (see cancel.hpp).
+template <class Env, class Factory, class Progress>
+sabandit::regret_curve simulate_cancellable(const Env& env, Factory factory,
+                                            const sabandit::run_config& config, Progress on_trial) {
+  throw_if_cancelled();
+  return sabandit::simulate(cancellable<Env>{env}, factory, config, on_trial);
+}
+
 /// Runs `policy` with `params` on `where`, reporting each finished trial to `on_trial`.
 template <class Progress>
 sabandit::regret_curve run_policy(const std::string& policy, const suite_params& params,
@@ -112,26 +335,21 @@ sabandit::regret_curve run_policy(const std::string& policy, const suite_params&
   const Eigen::Index k = where.arms;
   const auto go = [&](auto factory) {
     const paper_setting s{.num_arms = k, .gap = where.gap};
-    return where.mixture ? simulate(make_mgr(s), factory, config, on_trial)
-                         : simulate(make_sgr(s), factory, config, on_trial);
+    return where.mixture ? simulate_cancellable(make_mgr(s), factory, config, on_trial)
+                         : simulate_cancellable(make_sgr(s), factory, config, on_trial);
   };
-  const double tau = params.get(policy + ".tau");
-  if (policy == "UCB") return go([=](Eigen::Index) { return ucb(k, {.temperature = tau}); });
-  if (policy == "TS") return go([=](Eigen::Index) { return gaussian_ts(k, {.temperature = tau}); });
-  if (policy == "eps-TS") {
-    epsilon_ts<>::params p{.epsilon = std::nullopt, .posterior = {.temperature = tau}};
-    if (params.has("eps-TS.epsilon")) p.epsilon = params.get("eps-TS.epsilon");
-    return go([=](Eigen::Index) { return epsilon_ts<>(k, p); });
-  }
+  if (policy == "UCB") return go([&](Eigen::Index) { return ucb(k, params.ucb); });
+  if (policy == "TS") return go([&](Eigen::Index) { return gaussian_ts(k, params.ts); });
+  if (policy == "eps-TS") return go([&](Eigen::Index) { return epsilon_ts<>(k, params.eps_ts); });
   if (policy == "TS-SGLD") {
-    const double h = params.get("TS-SGLD.h");
-    return go([=](Eigen::Index) {
-      return ts_sgld<>(k, {.step_size = h, .temperature = tau});
+    return go([&](Eigen::Index) {
+      return ts_sgld<>(unit_features(k), params.sgld, gaussian_model(params.sgld_noise_variance));
     });
   }
   if (policy == "TS-SA") {
-    const double h = params.get("TS-SA.h");
-    return go([=](Eigen::Index) { return ts_sa<>(k, {.step_size = h, .temperature = tau}); });
+    return go([&](Eigen::Index) {
+      return ts_sa<>(unit_features(k), params.sa, gaussian_model(params.sa_noise_variance));
+    });
   }
   throw std::invalid_argument("unknown policy " + policy);
 }

@@ -8,8 +8,11 @@
 
 #include "reproduce_paper/jobs.hpp"
 #include "support/catch.hpp"
+#include "support/files.hpp"
 
 namespace fs = std::filesystem;
+using test_files::slurp;
+
 
 namespace {
 
@@ -27,11 +30,6 @@ std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
   return rows;
 }
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 /// Regret is cumulative: within each (key) group it never decreases with the round.
 bool monotone(const std::vector<std::vector<std::string>>& rows) {
   std::map<std::string, double> last;
@@ -44,17 +42,11 @@ bool monotone(const std::vector<std::vector<std::string>>& rows) {
   return true;
 }
 
-fs::path scratch(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("sabandit_reproduce_test_" + name);
-  fs::remove_all(dir);
-  return dir;
-}
-
 }  // namespace
 
 TEST_CASE("figure1 job writes CSV, one plot per setting and a table, reproducibly", "[reproduce]") {
   repro::figure1_options o;
-  o.common.out = scratch("figure1");
+  o.common.out = test_files::scratch("reproduce_figure1");
   o.common.record_points = 10;
   o.common.threads = 1;
   o.horizon = 200;
@@ -89,7 +81,7 @@ TEST_CASE("figure1 job writes CSV, one plot per setting and a table, reproducibl
 
 TEST_CASE("ablation job covers the appendix's eight parameters", "[reproduce]") {
   repro::ablation_options o;
-  o.common.out = scratch("ablation");
+  o.common.out = test_files::scratch("reproduce_ablation");
   o.common.record_points = 5;
   o.horizon = 100;
   o.trials = 2;
@@ -108,7 +100,7 @@ TEST_CASE("ablation job covers the appendix's eight parameters", "[reproduce]") 
 
 TEST_CASE("tune job: same budget per policy, parameters that figure1 reads back", "[reproduce]") {
   repro::tune_options o;
-  o.common.out = scratch("tune");
+  o.common.out = test_files::scratch("reproduce_tune");
   o.common.plots = false;
   o.horizon = 100;
   o.configs = 4;
@@ -123,7 +115,7 @@ TEST_CASE("tune job: same budget per policy, parameters that figure1 reads back"
   REQUIRE(trials_per_policy.size() == 5);
   for (const auto& [policy, trials] : trials_per_policy) CHECK(trials == 4 * 1 + 2 * 2);
   const auto params = repro::suite_params::from_file((o.common.out / "tuned_params.txt").string());
-  CHECK(params.has("eps-TS.epsilon"));
+  CHECK(params.eps_ts.epsilon.has_value());  // tuned, not the 1/K default
   CHECK(params.get("TS-SA.h") > 0.0);
   for (const auto& policy : repro::policy_names) CHECK(table.find("| " + policy + " |") != std::string::npos);
 }
