@@ -346,6 +346,29 @@ TEST_CASE("samplers are deterministic given the engine", "[samplers]") {
   CHECK(mixed(xoshiro256pp(700)) != mixed(xoshiro256pp(701)));
 }
 
+TEST_CASE("the value-type samplers give the free functions' draws", "[samplers]") {
+  // gamma_variate(shape, gen) is gamma_sampler(shape)(gen), and so on: the same stream.
+  const gamma_sampler small_gamma(0.3), gamma(2.5);
+  const beta_sampler small_beta(0.5, 0.7), beta(2.0, 5.0);
+  const poisson_sampler small_poisson(3.0), poisson(37.0);
+  CHECK(small_gamma.shape() == 0.3);
+  CHECK(beta.a() == 2.0);
+  CHECK(beta.b() == 5.0);
+  CHECK(poisson.mean() == 37.0);
+  xoshiro256pp by_sampler(800), by_function(800);
+  for (int i = 0; i < 200; ++i) {
+    REQUIRE(small_gamma(by_sampler) == gamma_variate(0.3, by_function));
+    REQUIRE(gamma(by_sampler) == gamma_variate(2.5, by_function));
+    REQUIRE(small_beta(by_sampler) == beta_variate(0.5, 0.7, by_function));
+    REQUIRE(beta(by_sampler) == beta_variate(2.0, 5.0, by_function));
+    REQUIRE(small_poisson(by_sampler) == poisson_variate(3.0, by_function));
+    REQUIRE(poisson(by_sampler) == poisson_variate(37.0, by_function));
+  }
+  CHECK_THROWS_WITH(gamma_sampler(-1.0), Catch::Contains("shape = -1"));
+  CHECK_THROWS_WITH(beta_sampler(1.0, 0.0), Catch::Contains("b = 0"));
+  CHECK_THROWS_WITH(poisson_sampler(-2.0), Catch::Contains("mu = -2"));
+}
+
 TEST_CASE("samplers' known answers for seed 20261126", "[samplers]") {
   // The first draws on xoshiro256++(20261126), one fresh engine per sampler: any change to an
   // algorithm or to its use of the stream shows here. The continuous values are compared to
