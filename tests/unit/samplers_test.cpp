@@ -205,9 +205,10 @@ TEST_CASE("beta variates: moments, KS against I_x(a, b) and tails", "[samplers][
 }
 
 TEST_CASE("beta variates stay in [0, 1] when both gammas underflow", "[samplers]") {
-  // At a = b = 0.001 each gamma underflows to 0 with probability ~0.47, so X / (X + Y) would be
-  // NaN about a fifth of the time. Beta(0.001, 0.001) puts mass 1/2 - O(a) near each end: the
-  // count of draws above 1/2 is Binomial(n, 1/2) by symmetry (5 sigma).
+  // At a = b = 0.001 each gamma underflows to 0 with probability ~0.47, so X / (X + Y) would
+  // be NaN nearly a quarter of the time (0.47^2). Beta(0.001, 0.001) is symmetric about 1/2 and
+  // puts mass 1/2 - O(a) near each end: the count of draws above 1/2 is Binomial(n, 1/2)
+  // (5 sigma).
   xoshiro256pp gen(300);
   constexpr int n = 10'000;
   int above_half = 0;

@@ -8,12 +8,13 @@
 //
 // Shape < 1 uses the boost of Marsaglia & Tsang's section 6 (Stuart's theorem): if
 // X ~ Gamma(shape + 1) and U ~ U(0, 1] are independent, X U^(1/shape) ~ Gamma(shape).
-// U^(1/shape) is formed as exp(log(U) / shape): the same cost as pow, and it makes explicit that
-// the only loss is the final rounding. The product underflows to 0 only when the exact variate is
-// below the smallest subnormal, 2^-1074, which happens with probability about
-// e^(-744.4 shape) / Gamma(shape + 1): 6e-17 at shape 0.05, but 0.47 at shape 0.001. There zero
-// *is* the correctly rounded value; code that needs such variates relative to each other (a beta
-// ratio, beta.hpp) works with their logarithms instead (detail::log_gamma_below_one).
+// U^(1/shape) is formed as exp(log(U) / shape) (1/shape precomputed): the same cost as pow,
+// and it makes explicit that the only loss is the final rounding. The product underflows to 0
+// only when the exact variate is below the smallest subnormal, 2^-1074, which happens with
+// probability about e^(-744.4 shape) / Gamma(shape + 1): 7e-17 at shape 0.05, but 0.47 at
+// shape 0.001. There zero *is* the correctly rounded value; code that needs such variates
+// relative to each other (a beta ratio, beta.hpp) works with their logarithms instead
+// (gamma_sampler::log_variate).
 //
 // Other scales: Gamma(shape, scale) = scale * gamma_variate(shape, gen); for a rate parameter
 // (Gamma(shape, rate)), divide by the rate.
