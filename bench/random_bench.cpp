@@ -1,10 +1,14 @@
-// Normal generation: sabandit's ziggurat against the standard library in the same run.
+// Random generation: the engines, sabandit's ziggurat and its samplers against the standard
+// library in the same run.
 // Report: time per draw (items_per_second); the ratio std / sabandit is the figure of merit.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <sstream>
+#include <string>
+#include <utility>
 
 #include "sabandit/random.hpp"
 
@@ -89,5 +93,90 @@ void BM_normal_sabandit_fill_mt19937_64(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * block);
 }
 BENCHMARK(BM_normal_sabandit_fill_mt19937_64);
+
+}  // namespace
+
+// The samplers of gamma.hpp, beta.hpp, poisson.hpp and bernoulli.hpp, each against the
+// standard library's distribution on std::mt19937_64 (the baseline a straightforward program
+// uses), and sabandit's sampler on both engines to separate the engine from the algorithm.
+// Each fills a block of 1024 draws at one parameter; the std distributions are built once
+// (they precompute their constants); sabandit's free functions take the parameter per call, and
+// its *_sampler value types precompute like std's.
+// Names: BM_<family>_<std|sabandit>_<engine>/<parameter>.
+namespace {
+
+template <class Engine, class Draw>
+void fill_block(benchmark::State& state, Engine& gen, Draw& draw) {
+  Eigen::ArrayXd out(block);
+  for (auto _ : state) {
+    for (Eigen::Index i = 0; i < block; ++i) out(i) = static_cast<double>(draw(gen));
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * block);
+}
+
+/// Registers `draw` (callable with an engine, possibly stateful like a std distribution) on a
+/// fresh Engine(1); each run starts from a copy of `draw`.
+template <class Engine, class Draw>
+void register_draws(const std::string& name, Draw draw) {
+  benchmark::RegisterBenchmark(name.c_str(), [draw](benchmark::State& state) {
+    Engine gen(1);
+    Draw fresh = draw;
+    fill_block(state, gen, fresh);
+  });
+}
+
+template <class StdDraw, class SabanditDraw>
+void register_family(const std::string& family, const std::string& parameter, StdDraw std_draw,
+                     SabanditDraw sabandit_draw) {
+  register_draws<std::mt19937_64>("BM_" + family + "_std_mt19937_64/" + parameter, std_draw);
+  register_draws<sabandit::xoshiro256pp>("BM_" + family + "_sabandit_xoshiro/" + parameter,
+                                         sabandit_draw);
+  register_draws<std::mt19937_64>("BM_" + family + "_sabandit_mt19937_64/" + parameter,
+                                  sabandit_draw);
+}
+
+/// The value-type sampler (constants computed once, as std's distributions do) on xoshiro.
+template <class Sampler>
+void register_sampler(const std::string& family, const std::string& parameter, Sampler sampler) {
+  register_draws<sabandit::xoshiro256pp>("BM_" + family + "_sabandit_sampler_xoshiro/" + parameter,
+                                         sampler);
+}
+
+std::string parameter_name(const std::string& prefix, double value) {
+  std::ostringstream out;
+  out << prefix << value;
+  return out.str();
+}
+
+const bool samplers_registered = [] {
+  for (double shape : {0.5, 2.5, 100.0}) {
+    register_family("gamma", parameter_name("shape_", shape), std::gamma_distribution<double>(shape),
+                    [shape](auto& g) { return sabandit::gamma_variate(shape, g); });
+    register_sampler("gamma", parameter_name("shape_", shape), sabandit::gamma_sampler(shape));
+  }
+  // The standard library has no beta distribution: its baseline is the textbook X / (X + Y) of
+  // two std::gamma_distribution draws.
+  for (auto [a, b] : {std::pair{0.5, 0.5}, std::pair{2.0, 5.0}}) {
+    register_family(
+        "beta", parameter_name("a_", a) + parameter_name("_b_", b),
+        [gamma_a = std::gamma_distribution<double>(a),
+         gamma_b = std::gamma_distribution<double>(b)](auto& g) mutable {
+          const double x = gamma_a(g);
+          return x / (x + gamma_b(g));
+        },
+        [a, b](auto& g) { return sabandit::beta_variate(a, b, g); });
+    register_sampler("beta", parameter_name("a_", a) + parameter_name("_b_", b),
+                     sabandit::beta_sampler(a, b));
+  }
+  for (double mu : {0.3, 3.0, 37.0, 1e4}) {
+    register_family("poisson", parameter_name("mu_", mu), std::poisson_distribution<long>(mu),
+                    [mu](auto& g) { return sabandit::poisson_variate(mu, g); });
+    register_sampler("poisson", parameter_name("mu_", mu), sabandit::poisson_sampler(mu));
+  }
+  register_family("bernoulli", "p_0.3", std::bernoulli_distribution(0.3),
+                  [](auto& g) { return sabandit::bernoulli_variate(0.3, g); });
+  return true;
+}();
 
 }  // namespace

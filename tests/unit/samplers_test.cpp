@@ -205,9 +205,10 @@ TEST_CASE("beta variates: moments, KS against I_x(a, b) and tails", "[samplers][
 }
 
 TEST_CASE("beta variates stay in [0, 1] when both gammas underflow", "[samplers]") {
-  // At a = b = 0.001 each gamma underflows to 0 with probability ~0.47, so X / (X + Y) would be
-  // NaN about a fifth of the time. Beta(0.001, 0.001) puts mass 1/2 - O(a) near each end: the
-  // count of draws above 1/2 is Binomial(n, 1/2) by symmetry (5 sigma).
+  // At a = b = 0.001 each gamma underflows to 0 with probability ~0.47, so X / (X + Y) would
+  // be NaN nearly a quarter of the time (0.47^2). Beta(0.001, 0.001) is symmetric about 1/2 and
+  // puts mass 1/2 - O(a) near each end: the count of draws above 1/2 is Binomial(n, 1/2)
+  // (5 sigma).
   xoshiro256pp gen(300);
   constexpr int n = 10'000;
   int above_half = 0;
@@ -344,6 +345,29 @@ TEST_CASE("samplers are deterministic given the engine", "[samplers]") {
   };
   CHECK(mixed(xoshiro256pp(700)) == mixed(xoshiro256pp(700)));
   CHECK(mixed(xoshiro256pp(700)) != mixed(xoshiro256pp(701)));
+}
+
+TEST_CASE("the value-type samplers give the free functions' draws", "[samplers]") {
+  // gamma_variate(shape, gen) is gamma_sampler(shape)(gen), and so on: the same stream.
+  const gamma_sampler small_gamma(0.3), gamma(2.5);
+  const beta_sampler small_beta(0.5, 0.7), beta(2.0, 5.0);
+  const poisson_sampler small_poisson(3.0), poisson(37.0);
+  CHECK(small_gamma.shape() == 0.3);
+  CHECK(beta.a() == 2.0);
+  CHECK(beta.b() == 5.0);
+  CHECK(poisson.mean() == 37.0);
+  xoshiro256pp by_sampler(800), by_function(800);
+  for (int i = 0; i < 200; ++i) {
+    REQUIRE(small_gamma(by_sampler) == gamma_variate(0.3, by_function));
+    REQUIRE(gamma(by_sampler) == gamma_variate(2.5, by_function));
+    REQUIRE(small_beta(by_sampler) == beta_variate(0.5, 0.7, by_function));
+    REQUIRE(beta(by_sampler) == beta_variate(2.0, 5.0, by_function));
+    REQUIRE(small_poisson(by_sampler) == poisson_variate(3.0, by_function));
+    REQUIRE(poisson(by_sampler) == poisson_variate(37.0, by_function));
+  }
+  CHECK_THROWS_WITH(gamma_sampler(-1.0), Catch::Contains("shape = -1"));
+  CHECK_THROWS_WITH(beta_sampler(1.0, 0.0), Catch::Contains("b = 0"));
+  CHECK_THROWS_WITH(poisson_sampler(-2.0), Catch::Contains("mu = -2"));
 }
 
 TEST_CASE("samplers' known answers for seed 20261126", "[samplers]") {

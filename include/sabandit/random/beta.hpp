@@ -18,19 +18,38 @@
 
 namespace sabandit {
 
+/// Beta(a, b) with its two gamma samplers set up once, for repeated draws.
+class beta_sampler {
+ public:
+  /// a and b must be finite and > 0.
+  beta_sampler(double a, double b)
+      : x_((detail::require_positive("a", a), a)), y_((detail::require_positive("b", b), b)) {}
+
+  [[nodiscard]] double a() const noexcept { return x_.shape(); }
+  [[nodiscard]] double b() const noexcept { return y_.shape(); }
+
+  /// A variate in [0, 1].
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    if (a() < 1.0 && b() < 1.0) {
+      const double log_x = x_.log_variate(gen);
+      const double log_y = y_.log_variate(gen);
+      return 1.0 / (1.0 + std::exp(log_y - log_x));  // exp overflow: 1 / inf = 0, as it should
+    }
+    const double x = x_(gen);
+    const double y = y_(gen);
+    return x / (x + y);
+  }
+
+ private:
+  gamma_sampler x_;
+  gamma_sampler y_;
+};
+
 /// One Beta(a, b) variate in [0, 1]; a and b must be finite and > 0.
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] double beta_variate(double a, double b, URBG& gen) {
-  detail::require_positive("a", a);
-  detail::require_positive("b", b);
-  if (a < 1.0 && b < 1.0) {
-    const double log_x = detail::log_gamma_below_one(a, gen);
-    const double log_y = detail::log_gamma_below_one(b, gen);
-    return 1.0 / (1.0 + std::exp(log_y - log_x));  // exp overflow gives 1 / inf = 0, as it should
-  }
-  const double x = detail::gamma_unchecked(a, gen);
-  const double y = detail::gamma_unchecked(b, gen);
-  return x / (x + y);
+  return beta_sampler(a, b)(gen);
 }
 
 }  // namespace sabandit

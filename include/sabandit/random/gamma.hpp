@@ -8,12 +8,13 @@
 //
 // Shape < 1 uses the boost of Marsaglia & Tsang's section 6 (Stuart's theorem): if
 // X ~ Gamma(shape + 1) and U ~ U(0, 1] are independent, X U^(1/shape) ~ Gamma(shape).
-// U^(1/shape) is formed as exp(log(U) / shape): the same cost as pow, and it makes explicit that
-// the only loss is the final rounding. The product underflows to 0 only when the exact variate is
-// below the smallest subnormal, 2^-1074, which happens with probability about
-// e^(-744.4 shape) / Gamma(shape + 1): 6e-17 at shape 0.05, but 0.47 at shape 0.001. There zero
-// *is* the correctly rounded value; code that needs such variates relative to each other (a beta
-// ratio, beta.hpp) works with their logarithms instead (detail::log_gamma_below_one).
+// U^(1/shape) is formed as exp(log(U) / shape) (1/shape precomputed): the same cost as pow,
+// and it makes explicit that the only loss is the final rounding. The product underflows to 0
+// only when the exact variate is below the smallest subnormal, 2^-1074, which happens with
+// probability about e^(-744.4 shape) / Gamma(shape + 1): 7e-17 at shape 0.05, but 0.47 at
+// shape 0.001. There zero *is* the correctly rounded value; code that needs such variates
+// relative to each other (a beta ratio, beta.hpp) works with their logarithms instead
+// (gamma_sampler::log_variate).
 //
 // Other scales: Gamma(shape, scale) = scale * gamma_variate(shape, gen); for a rate parameter
 // (Gamma(shape, rate)), divide by the rate.
@@ -27,49 +28,75 @@
 namespace sabandit {
 namespace detail {
 
-/// Marsaglia–Tsang for shape >= 1 (unchecked).
-template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] double marsaglia_tsang_gamma(double shape, URBG& gen) {
-  const double d = shape - 1.0 / 3.0;
-  const double c = 1.0 / std::sqrt(9.0 * d);
-  for (;;) {
-    double z = 0.0;
-    double v = 0.0;
-    do {  // 1 + c Z > 0 fails with probability Phi(-sqrt(9 d)) <= Phi(-sqrt 6) = 0.7%
-      z = standard_normal(gen);
-      v = 1.0 + c * z;
-    } while (v <= 0.0);
-    v = v * v * v;
-    const double u = to_open_unit_interval(random_bits64(gen));  // (0, 1]: log(u) is finite
-    const double z2 = z * z;
-    if (u < 1.0 - 0.0331 * z2 * z2) return d * v;  // the squeeze
-    if (std::log(u) < 0.5 * z2 + d * (1.0 - v + std::log(v))) return d * v;
+/// Marsaglia–Tsang for shape >= 1, with d and c computed once (a square root and a division
+/// that would otherwise sit on every draw's critical path).
+class marsaglia_tsang_gamma {
+ public:
+  explicit marsaglia_tsang_gamma(double shape) noexcept
+      : d_(shape - 1.0 / 3.0), c_(1.0 / std::sqrt(9.0 * d_)) {}
+
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    for (;;) {
+      double z = 0.0;
+      double v = 0.0;
+      do {  // 1 + c Z > 0 fails with probability Phi(-sqrt(9 d)) <= Phi(-sqrt 6) = 0.7%
+        z = standard_normal(gen);
+        v = 1.0 + c_ * z;
+      } while (v <= 0.0);
+      v = v * v * v;
+      const double u = to_open_unit_interval(random_bits64(gen));  // (0, 1]: log(u) is finite
+      const double z2 = z * z;
+      if (u < 1.0 - 0.0331 * z2 * z2) return d_ * v;  // the squeeze
+      if (std::log(u) < 0.5 * z2 + d_ * (1.0 - v + std::log(v))) return d_ * v;
+    }
   }
-}
 
-/// log of a Gamma(shape) variate for 0 < shape < 1 (unchecked): log X + log(U) / shape with
-/// X ~ Gamma(shape + 1), U ~ U(0, 1]. Never -inf, however small the variate.
-template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] double log_gamma_below_one(double shape, URBG& gen) {
-  const double boosted = marsaglia_tsang_gamma(shape + 1.0, gen);
-  return std::log(boosted) + std::log(to_open_unit_interval(random_bits64(gen))) / shape;
-}
-
-/// Gamma(shape) for any finite shape > 0 (unchecked).
-template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] double gamma_unchecked(double shape, URBG& gen) {
-  if (shape >= 1.0) return marsaglia_tsang_gamma(shape, gen);
-  const double boosted = marsaglia_tsang_gamma(shape + 1.0, gen);
-  return boosted * std::exp(std::log(to_open_unit_interval(random_bits64(gen))) / shape);
-}
+ private:
+  double d_;
+  double c_;
+};
 
 }  // namespace detail
 
-/// One Gamma(shape, scale = 1) variate; shape must be finite and > 0.
+/// Gamma(shape, 1) with its constants computed once, for repeated draws at one shape.
+class gamma_sampler {
+ public:
+  /// shape must be finite and > 0.
+  explicit gamma_sampler(double shape)
+      : shape_((detail::require_positive("shape", shape), shape)),
+        core_(shape < 1.0 ? shape + 1.0 : shape),
+        inv_shape_(1.0 / shape) {}
+
+  [[nodiscard]] double shape() const noexcept { return shape_; }
+
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    if (shape_ >= 1.0) return core_(gen);
+    const double boosted = core_(gen);
+    return boosted * std::exp(std::log(to_open_unit_interval(random_bits64(gen))) * inv_shape_);
+  }
+
+  /// The logarithm of a variate, from the same stream as operator() would use; finite however
+  /// small the variate (log X + log(U) / shape below shape 1, where X underflows).
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double log_variate(URBG& gen) const {
+    if (shape_ >= 1.0) return std::log(core_(gen));
+    const double boosted = core_(gen);
+    return std::log(boosted) + std::log(to_open_unit_interval(random_bits64(gen))) * inv_shape_;
+  }
+
+ private:
+  double shape_;
+  detail::marsaglia_tsang_gamma core_;  // at shape, or at shape + 1 for the boost
+  double inv_shape_;
+};
+
+/// One Gamma(shape, scale = 1) variate; shape must be finite and > 0. For many draws at one
+/// shape, gamma_sampler saves the per-call set-up.
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] double gamma_variate(double shape, URBG& gen) {
-  detail::require_positive("shape", shape);
-  return detail::gamma_unchecked(shape, gen);
+  return gamma_sampler(shape)(gen);
 }
 
 }  // namespace sabandit

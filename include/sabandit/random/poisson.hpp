@@ -39,48 +39,81 @@ namespace detail {
 
 }  // namespace detail
 
-/// One Poisson(mu) count, as a double; mu must be finite and >= 0.
-template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] double poisson_variate(double mu, URBG& gen) {
-  detail::require_non_negative("mu", mu);  // a NaN mean used to loop forever in PTRS
-  if (mu < 10.0) {
-    // P(X = k) = e^-mu mu^k / k!: walk the CDF until it passes one uniform. e^-mu >= 4.5e-5
-    // here, so the terms never underflow before they stop mattering. The rounded partial sums
-    // can stall just below 1 while u is above them (probability ~1e-16 a draw): the walk stops
-    // as soon as a term no longer changes the sum, i.e. in the far tail, where the old
-    // `term > 0` guard ran on to k ~ 150 or beyond.
-    double term = std::exp(-mu);
+/// Poisson(mu) with its constants computed once (e^-mu below 10; PTRS's a, b, log(1/alpha) and
+/// v_r above), for repeated draws at one mean.
+class poisson_sampler {
+ public:
+  /// mu must be finite and >= 0.
+  explicit poisson_sampler(double mu)
+      : mu_((detail::require_non_negative("mu", mu), mu)),  // NaN used to loop forever in PTRS
+        exp_neg_mu_(mu < 10.0 ? std::exp(-mu) : 0.0),
+        // PTRS, with the constants of Hörmann's (1993) algorithm: b and a shape the
+        // transformation, 1/alpha is the rejection constant's reciprocal, v_r the squeeze's
+        // bound. Each branch computes only its own constants.
+        b_(mu < 10.0 ? 0.0 : 0.931 + 2.53 * std::sqrt(mu)),
+        a_(-0.059 + 0.02483 * b_),
+        log_inv_alpha_(mu < 10.0 ? 0.0 : std::log(1.1239 + 1.1328 / (b_ - 3.4))),
+        v_r_(mu < 10.0 ? 0.0 : 0.9277 - 3.6224 / (b_ - 2.0)) {}
+
+  [[nodiscard]] double mean() const noexcept { return mu_; }
+
+  /// A count, as a double.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    return mu_ < 10.0 ? inversion(gen) : transformed_rejection(gen);
+  }
+
+ private:
+  // P(X = k) = e^-mu mu^k / k!: walk the CDF until it passes one uniform. e^-mu >= 4.5e-5
+  // here, so the terms never underflow before they stop mattering. The rounded partial sums
+  // can stall just below 1 while u is above them (probability ~1e-16 a draw): the walk stops
+  // as soon as a term no longer changes the sum, i.e. in the far tail, where a `term > 0`
+  // guard would run on to k ~ 150 or beyond.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double inversion(URBG& gen) const {
+    double term = exp_neg_mu_;
     double cdf = term;
     const double u = uniform01(gen);
     double k = 0.0;
     while (u > cdf) {
       k += 1.0;
-      term *= mu / k;
+      term *= mu_ / k;
       const double next = cdf + term;
       if (next == cdf) break;
       cdf = next;
     }
     return k;
   }
-  // PTRS, with the constants of Hörmann's (1993) algorithm: b and a shape the transformation,
-  // 1/alpha is the rejection constant's reciprocal, v_r the squeeze's acceptance bound.
-  const double smu = std::sqrt(mu);
-  const double b = 0.931 + 2.53 * smu;
-  const double a = -0.059 + 0.02483 * b;
-  const double log_inv_alpha = std::log(1.1239 + 1.1328 / (b - 3.4));
-  const double v_r = 0.9277 - 3.6224 / (b - 2.0);
-  for (;;) {
-    const double u = uniform01(gen) - 0.5;
-    const double v = uniform01(gen);
-    const double us = 0.5 - std::fabs(u);
-    const double k = std::floor((2.0 * a / us + b) * u + mu + 0.43);
-    if (us >= 0.07 && v <= v_r) return k;  // the squeeze: accepted without a logarithm
-    if (k < 0.0 || (us < 0.013 && v > us)) continue;
-    // log(v) = -inf at v = 0 accepts, as it should (the test is v alpha h(u) <= p(k)).
-    if (std::log(v) + log_inv_alpha - std::log(a / (us * us) + b) <=
-        detail::poisson_log_pmf_large_mean(k, mu))
-      return k;
+
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double transformed_rejection(URBG& gen) const {
+    for (;;) {
+      const double u = uniform01(gen) - 0.5;
+      const double v = uniform01(gen);
+      const double us = 0.5 - std::fabs(u);
+      const double k = std::floor((2.0 * a_ / us + b_) * u + mu_ + 0.43);
+      if (us >= 0.07 && v <= v_r_) return k;  // the squeeze: accepted without a logarithm
+      if (k < 0.0 || (us < 0.013 && v > us)) continue;
+      // log(v) = -inf at v = 0 accepts, as it should (the test is v alpha h(u) <= p(k)).
+      if (std::log(v) + log_inv_alpha_ - std::log(a_ / (us * us) + b_) <=
+          detail::poisson_log_pmf_large_mean(k, mu_))
+        return k;
+    }
   }
+
+  double mu_;
+  double exp_neg_mu_;
+  double b_;
+  double a_;
+  double log_inv_alpha_;
+  double v_r_;
+};
+
+/// One Poisson(mu) count, as a double; mu must be finite and >= 0. For many draws at one mean,
+/// poisson_sampler saves the per-call set-up (an exp below 10; a sqrt, a log and divisions above).
+template <std::uniform_random_bit_generator URBG>
+[[nodiscard]] double poisson_variate(double mu, URBG& gen) {
+  return poisson_sampler(mu)(gen);
 }
 
 }  // namespace sabandit
