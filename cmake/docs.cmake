@@ -8,7 +8,7 @@
 # include/sabandit/. Empty it to check every public header; it is meant to shrink to nothing.
 # Today: the headers of the Langevin rewrite (patterns for files not yet here are harmless).
 set(SABANDIT_DOCS_UNCHECKED
-    "concepts.hpp;kernels/*;models/*;policies/ts_sa.hpp;policies/ts_sgld.hpp;policies/langevin/*;policies/arm_statistics.hpp;policies/reward_windows.hpp;envs/glm.hpp;random/poisson.hpp"
+    "kernels/schedules.hpp;policies/arm_statistics.hpp;policies/reward_windows.hpp"
     CACHE STRING "Headers (patterns under include/sabandit/) left out of the documentation check")
 
 find_package(Doxygen)

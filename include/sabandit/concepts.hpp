@@ -105,7 +105,7 @@ concept Environment = requires(const E& env, E& mutable_env, Eigen::Index arm, U
   { mutable_env.pull(arm, gen) } -> std::convertible_to<double>;
 };
 
-/// An online bandit policy. The caller owns the engine, as with <random> distributions.
+/// An online bandit policy. The caller owns the engine, as with `<random>` distributions.
 ///  - `p.num_arms()`             K;
 ///  - `p.select(gen)`            the arm to play, in [0, K);
 ///  - `p.update(arm, x, gen)`    learns reward x of `arm`; throws std::out_of_range for a bad

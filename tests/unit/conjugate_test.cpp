@@ -3,10 +3,12 @@
 // Beta-Bernoulli TS, and KL-UCB indices against values computed by hand.
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "sabandit/sabandit.hpp"
 #include "sabandit/sim.hpp"
 #include "support/catch.hpp"
+#include "support/stat_checks.hpp"
 
 using namespace sabandit;
 
@@ -47,19 +49,25 @@ TEST_CASE("Beta-Bernoulli TS plays each arm with its exact posterior probability
 }
 
 TEST_CASE("a tempered beta or gamma draw keeps the posterior mean", "[conjugate][statistical]") {
-  // Beta(6/2, 4/2) has mean 0.6 and variance 0.04 (about 1.7x Beta(6, 4)'s 0.0218); the mean of
-  // 10^5 draws has standard error 0.2 / 316 = 6.3e-4, checked at 5 sigma.
+  // tau = 2. Beta(6, 4) tempered is Beta(3, 2): mean 0.6, variance 0.04 (untempered: 0.0218,
+  // 1.83x less). Gamma(6, 2) tempered is Gamma(3, 1): mean 3, variance 3 (untempered: 1.5).
+  // Over n = 10^5 draws, at 5 sigma: the means' standard errors are sqrt(var / n) (6.3e-4 and
+  // 5.5e-3); the sample variances' are sqrt((mu4 - var^2) / n) with mu4 = (kurtosis + 3) var^2:
+  // Beta(3, 2)'s excess kurtosis is -0.643, so 1.47e-4; Gamma(3, 1)'s is 2, so 0.019.
   beta_posterior beta({6.0, 4.0});
-  gamma_posterior gamma({6.0, 2.0});  // Gamma(3, 1) tempered: mean 3, variance 3, s.e. 5.5e-3
+  gamma_posterior gamma({6.0, 2.0});
   xoshiro256pp gen(3);
   constexpr int n = 100'000;
-  double beta_sum = 0, gamma_sum = 0;
-  for (int i = 0; i < n; ++i) {
-    beta_sum += beta.sample(gen, 2.0);
-    gamma_sum += gamma.sample(gen, 2.0);
+  std::vector<double> beta_draws(n), gamma_draws(n);
+  for (std::size_t i = 0; i < beta_draws.size(); ++i) {
+    beta_draws[i] = beta.sample(gen, 2.0);
+    gamma_draws[i] = gamma.sample(gen, 2.0);
   }
-  CHECK(std::abs(beta_sum / n - 0.6) < 5 * 0.2 / std::sqrt(n));
-  CHECK(std::abs(gamma_sum / n - 3.0) < 5 * std::sqrt(3.0 / n));
+  const auto b = test::sample_moments(beta_draws), g = test::sample_moments(gamma_draws);
+  CHECK(std::abs(b.mean - 0.6) < 5 * 0.2 / std::sqrt(n));
+  CHECK(std::abs(g.mean - 3.0) < 5 * std::sqrt(3.0 / n));
+  CHECK(std::abs(b.variance - 0.04) < 5 * 1.47e-4);
+  CHECK(std::abs(g.variance - 3.0) < 5 * 0.019);
 }
 
 TEST_CASE("conjugate TS rejects rewards outside the model's support, unchanged",
@@ -90,7 +98,7 @@ TEST_CASE("epsilon-TS over the Beta posterior", "[conjugate]") {
   // The greedy branch (probability 1/2) always plays arm 2 (posterior mean 2/3 against 1/3);
   // the TS branch plays it with probability P(Beta(2, 1) > both of two Beta(1, 2)) =
   // int_0^1 2x (2x - x^2)^2 dx = 2 - 8/5 + 1/3 = 11/15. So p = 1/2 + 11/30 = 13/15, binomial,
-  // checked at 5 sigma (plain TS would give 11/15, 13 sigma away).
+  // checked at 5 sigma (plain TS would give 11/15, 39 sigma away).
   const double p = 13.0 / 15.0;
   CHECK(std::abs(best - n * p) < 5.0 * std::sqrt(n * p * (1 - p)));
 }

@@ -16,6 +16,7 @@
 
 namespace sabandit {
 
+/// out = theta + h grad + noise_scale sqrt(2h) xi with xi ~ N(0, I) from gen: one fused expression and one normal fill.
 template <class Theta, class Grad, class Out, std::uniform_random_bit_generator URBG>
 void langevin_step(const Eigen::MatrixBase<Theta>& theta, const Eigen::MatrixBase<Grad>& grad,
                    double step_size, double noise_scale, const Eigen::MatrixBase<Out>& out_const,

@@ -6,6 +6,7 @@
 
 namespace sabandit {
 
+/// theta <- theta + gamma (omega - theta), in place (Alg. 1 line 9).
 template <class Theta, class Omega>
 void sa_average(const Eigen::MatrixBase<Theta>& theta_const, const Eigen::MatrixBase<Omega>& omega,
                 double gamma) {

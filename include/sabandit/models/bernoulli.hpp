@@ -31,6 +31,7 @@ namespace sabandit {
   return e / (1.0 + e);
 }
 
+/// Bernoulli rewards with the logistic link; a RewardModel with a conjugate (beta) posterior and a divergence.
 class bernoulli_model {
  public:
   /// N(0, 2^2) on the logit scale: 95% of its mass on success probabilities in
@@ -39,10 +40,13 @@ class bernoulli_model {
   [[nodiscard]] static normal_prior default_prior() { return {0.0, 4.0}; }
 
   // --- Conjugate posterior (exact Beta-Bernoulli TS, epsilon-TS) --------------------------
+  /// TS's prior is on the success probability.
   using conjugate_prior_type = beta_prior;
+  /// The Beta posterior that thompson<bernoulli_model> samples.
   using posterior_type = beta_posterior;
   /// Beta(1, 1): uniform on the success probability (Agrawal & Goyal 2012).
   [[nodiscard]] static beta_prior default_conjugate_prior() { return {1.0, 1.0}; }
+  /// The posterior before any reward: the prior itself.
   [[nodiscard]] beta_posterior posterior(const beta_prior& prior) const {
     return beta_posterior(prior);
   }

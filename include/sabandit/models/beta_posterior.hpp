@@ -17,8 +17,10 @@ struct beta_prior {
   double beta = 1.0;   ///< > 0: prior failures
 };
 
+/// Beta(alpha, beta) on a success probability, updated by Bernoulli rewards.
 class beta_posterior {
  public:
+  /// Starts at the prior; throws std::invalid_argument unless alpha, beta > 0.
   explicit beta_posterior(const beta_prior& prior) : alpha_(prior.alpha), beta_(prior.beta) {
     detail::require_positive("prior.alpha", prior.alpha);
     detail::require_positive("prior.beta", prior.beta);
@@ -28,14 +30,19 @@ class beta_posterior {
   static void validate_reward(double x) {
     if (!(x >= 0.0 && x <= 1.0)) detail::throw_invalid("reward", x, "must be in [0, 1] for Bernoulli rewards");
   }
+  /// Adds one reward x in [0, 1] (checked by validate_reward first).
   void update(double x) noexcept {
     alpha_ += x;
     beta_ += 1.0 - x;
   }
 
+  /// Prior plus observed successes.
   [[nodiscard]] double alpha() const noexcept { return alpha_; }
+  /// Prior plus observed failures.
   [[nodiscard]] double beta() const noexcept { return beta_; }
+  /// alpha / (alpha + beta).
   [[nodiscard]] double mean() const noexcept { return alpha_ / (alpha_ + beta_); }
+  /// alpha beta / ((alpha + beta)^2 (alpha + beta + 1)).
   [[nodiscard]] double variance() const noexcept {
     const double total = alpha_ + beta_;
     return alpha_ * beta_ / (total * total * (total + 1.0));

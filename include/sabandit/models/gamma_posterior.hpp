@@ -15,8 +15,10 @@ struct gamma_prior {
   double rate = 1e-4;   ///< > 0; the default is nearly flat: an exponential of mean 10^4
 };
 
+/// Gamma(shape, rate) on a Poisson mean, updated by counts.
 class gamma_posterior {
  public:
+  /// Starts at the prior; throws std::invalid_argument unless shape, rate > 0.
   explicit gamma_posterior(const gamma_prior& prior) : shape_(prior.shape), rate_(prior.rate) {
     detail::require_positive("prior.shape", prior.shape);
     detail::require_positive("prior.rate", prior.rate);
@@ -26,14 +28,19 @@ class gamma_posterior {
   static void validate_reward(double x) {
     if (!(x >= 0.0)) detail::throw_invalid("reward", x, "must be >= 0 for Poisson rewards");
   }
+  /// Adds one count x >= 0 (checked by validate_reward first).
   void update(double x) noexcept {
     shape_ += x;
     rate_ += 1.0;
   }
 
+  /// Prior shape plus the sum of the counts.
   [[nodiscard]] double shape() const noexcept { return shape_; }
+  /// Prior rate plus the number of counts.
   [[nodiscard]] double rate() const noexcept { return rate_; }
+  /// shape / rate.
   [[nodiscard]] double mean() const noexcept { return shape_ / rate_; }
+  /// shape / rate^2.
   [[nodiscard]] double variance() const noexcept { return shape_ / (rate_ * rate_); }
   /// A draw from Gamma(shape / tau, rate / tau).
   template <std::uniform_random_bit_generator URBG>

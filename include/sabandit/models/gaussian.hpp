@@ -16,6 +16,7 @@
 
 namespace sabandit {
 
+/// Gaussian rewards of known variance with the identity link (the paper's setting); a RewardModel with sufficient statistics, a closed-form warm start, a conjugate (normal) posterior and a divergence.
 class gaussian_model {
  public:
   /// Flat: the warm start is then the warm-up window's mean, as in the paper's experiments,
@@ -28,15 +29,18 @@ class gaussian_model {
     detail::require_positive("noise_variance", noise_variance);
   }
 
+  /// sigma^2.
   [[nodiscard]] double noise_variance() const noexcept { return noise_variance_; }
 
   // --- Conjugate posterior (Gaussian TS, epsilon-TS) -------------------------------------
   /// TS's prior is on the mean: N(mu0, sigma0^2).
   using conjugate_prior_type = normal_prior;
+  /// The normal posterior that gaussian_ts samples.
   using posterior_type = normal_posterior;
   /// N(0, 10^4): weak, so that after one pull the posterior mean is within 0.01% of the reward
   /// (the paper's TS baseline; the Figure 1 numbers use it).
   [[nodiscard]] static normal_prior default_conjugate_prior() { return {0.0, 1.0e4}; }
+  /// The posterior before any reward, for rewards of this model's variance.
   [[nodiscard]] normal_posterior posterior(const normal_prior& prior) const {
     return {prior, noise_variance_};
   }
@@ -59,6 +63,7 @@ class gaussian_model {
     return phi.dot(theta);
   }
 
+  /// log N(x; <phi, theta>, sigma^2).
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
                                       const vector_cref& theta) const {
     const double residual = x - mean(phi, theta);
@@ -72,6 +77,7 @@ class gaussian_model {
     grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
   }
 
+  /// The same gradient from the window mean alone (xbar is the sufficient statistic).
   void grad_log_likelihood_at_mean(double xbar, const vector_cref& phi, const vector_cref& theta,
                                    vector_ref grad) const {
     grad = phi * ((xbar - mean(phi, theta)) / noise_variance_);

@@ -13,6 +13,7 @@
 
 namespace sabandit {
 
+/// The normal posterior of a Gaussian mean with known noise variance.
 class normal_posterior {
  public:
   /// The prior N(prior.mean, prior.variance), proper (finite variance, so that every arm has a
@@ -24,15 +25,17 @@ class normal_posterior {
 
   /// Any finite reward is in the Gaussian's support.
   static void validate_reward(double /*x*/) noexcept {}
+  /// Adds one reward.
   void update(double x) noexcept {
     count_ += 1.0;
     sum_ += x;
   }
 
-  /// 1 / precision (+infinity for a flat prior before any reward).
+  /// 1 / precision.
   [[nodiscard]] double variance() const noexcept {
     return 1.0 / (prior_precision_ + count_ * noise_precision_);
   }
+  /// The posterior mean (the prior mean before any reward).
   [[nodiscard]] double mean() const noexcept {
     return (prior_weight_ + sum_ * noise_precision_) * variance();
   }
@@ -41,7 +44,9 @@ class normal_posterior {
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
     return mean() + std::sqrt(temperature * variance()) * standard_normal(gen);
   }
+  /// Rewards seen.
   [[nodiscard]] double count() const noexcept { return count_; }
+  /// Their sum.
   [[nodiscard]] double sum() const noexcept { return sum_; }
 
  private:

@@ -25,6 +25,7 @@ struct normal_prior {
   [[nodiscard]] static normal_prior flat() {
     return {0.0, std::numeric_limits<double>::infinity()};
   }
+  /// Whether this is the flat (improper) prior.
   [[nodiscard]] bool is_flat() const noexcept { return std::isinf(variance); }
   /// 1 / variance: 0 for the flat prior.
   [[nodiscard]] double precision() const noexcept { return 1.0 / variance; }

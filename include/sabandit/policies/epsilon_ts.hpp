@@ -1,7 +1,8 @@
 #pragma once
-// epsilon-TS (Jin et al. 2023) as the paper's appendix describes it: each round, with
-// probability epsilon play the arm with the highest posterior mean; otherwise play Thompson
-// sampling on the same posterior. It is TS plus one coin, so it is built from thompson<Model>
+// epsilon-TS as the paper's appendix describes it: each round, with probability epsilon play the
+// arm with the highest posterior mean; otherwise play Thompson sampling on the same posterior.
+// (Jin et al. 2023 parameterise the other way round: they sample with probability epsilon and
+// are greedy otherwise, with epsilon = 1/K; here that regime is epsilon = 1 - 1/K.) It is TS plus one coin, so it is built from thompson<Model>
 // and works over any model with a conjugate posterior (Gaussian: the paper's baseline).
 #include <optional>
 #include <random>
@@ -24,8 +25,8 @@ class epsilon_ts {
   /// The greedy probability and the posterior's parameters, an aggregate for designated
   /// initialisers: `epsilon_ts<>(K, {.epsilon = 0.1})`.
   struct params {
-    /// Probability of the greedy branch, in [0, 1). Unset: 1/K, Jin et al.'s choice (0 for a
-    /// single arm, where both branches play the same arm and 1/K = 1 is out of range).
+    /// Probability of the greedy branch, in [0, 1). Unset: 1/K, the appendix's baseline (0 for
+    /// a single arm, where both branches play the same arm and 1/K = 1 is out of range).
     std::optional<double> epsilon;
     /// The posterior, as in thompson<Model> (tau multiplies its variance).
     typename thompson<Model>::params posterior{};

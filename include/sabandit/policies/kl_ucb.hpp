@@ -27,7 +27,7 @@
 namespace sabandit {
 
 /// The KL-UCB index of an arm with `pulls` pulls and empirical mean `mean`, for the exploration
-/// level `level` = log t + c log log t, to an absolute accuracy of 1e-10.
+/// level `level` = log t + c log log t, to an accuracy of 1e-10 max(1, index).
 template <DivergenceRewardModel Model>
 [[nodiscard]] double kl_ucb_index(const Model& model, double mean, double pulls, double level) {
   const double sup = Model::mean_upper_limit();
@@ -41,7 +41,8 @@ template <DivergenceRewardModel Model>
   double hi = mean + std::sqrt(2.0 * std::fmax(model.reward_variance(mean), 1e-12) * budget);
   while (hi < sup && !(excess(hi) > 0.0)) {
     lo = hi;
-    hi = mean + 2.0 * (hi - mean) + 1.0;
+    // At least one ulp of progress, or a huge mean (2^53 and beyond) would never widen.
+    hi = std::fmax(std::nextafter(hi, sup), mean + 2.0 * (hi - mean) + 1.0);
   }
   if (hi >= sup) hi = sup;
   double q = hi < sup ? hi : 0.5 * (lo + hi);
@@ -57,7 +58,7 @@ template <DivergenceRewardModel Model>
       next = 0.5 * (lo + hi);
     }
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (hi - lo <= 1e-10) return lo;
+    if (hi - lo <= 1e-10 * std::fmax(1.0, hi)) return lo;  // relative beyond 1: ulps allow no better
     if (f > 0.0 && q - next <= 1e-12) return next;  // quadratic convergence: next ~ the root
     q = next;
   }

@@ -36,6 +36,7 @@
 
 namespace sabandit {
 
+/// TS-SA (Algorithm 1) over any RewardModel; models Policy. A copy is a checkpoint.
 template <RewardModel Model = gaussian_model, SaSchedule Schedule = polynomial_decay>
 class ts_sa
     : public langevin::core<Model, langevin::recent_window, langevin::sa_averaging<Schedule>> {
@@ -57,7 +58,9 @@ class ts_sa
     map_options warm_start{};       ///< stopping rule of the generic warm start
   };
 
+  /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
   explicit ts_sa(Eigen::Index num_arms) : ts_sa(unit_features(num_arms), params{}) {}
+  /// K arms of the paper's setting with parameters p (checked: std::invalid_argument names the bad one).
   ts_sa(Eigen::Index num_arms, const params& p) : ts_sa(unit_features(num_arms), p) {}
   /// features: d x K, column a is phi_a (non-zero, finite).
   ts_sa(Eigen::MatrixXd features, const params& p, Model model = Model{})
@@ -66,8 +69,10 @@ class ts_sa
              {p.warmup, p.inner_steps, p.temperature, p.init, p.prior, p.warm_start}),
         params_(p) {}
 
+  /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
+  /// During the warm-up, the warm-up's arm (round-robin); then lines 4-5: one scalar normal per arm, argmax (ties to the lowest index).
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (const auto arm = this->warm_up_arm()) return *arm;

@@ -6,8 +6,9 @@
 // from the previous round's last iterate (Preliminaries, eq. 2), with g the mean
 // log-likelihood gradient on a mini-batch drawn uniformly (with replacement) from the arm's
 // whole history; the decision is argmax_a <phi_a, theta_a> at the last iterate (Table 1, last
-// row). The drift targets the tempered posterior exp(tau (n F_n + log pi)): prior x likelihood
-// of all n rewards, the 1/n because g is a *mean* over rewards.
+// row). The chain targets the tempered posterior exp((n F_n + log pi) / tau): prior x likelihood
+// of all n rewards (the 1/n on the prior's gradient because g is a *mean* over rewards), with
+// tau multiplying its variance.
 //
 // Step size. A step c/n on the gradient of the *sum* of the n log-likelihoods (Mazumdar et
 // al.'s schedule) is the constant c on the *mean* gradient used here, so `step_size` is a
@@ -31,12 +32,14 @@
 
 namespace sabandit {
 
+/// TS-SGLD (Mazumdar et al. 2020) over any RewardModel; models Policy. A copy is a checkpoint.
 template <RewardModel Model = gaussian_model>
 class ts_sgld
     : public langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate> {
   using core = langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate>;
 
  public:
+  /// The baseline's parameters: an aggregate for designated initialisers.
   struct params {
     Eigen::Index warmup = 1;        ///< Omega >= 1: pulls of each arm before sampling
     Eigen::Index batch_size = 32;   ///< mini-batch size drawn from the history (>= 1)
@@ -49,7 +52,9 @@ class ts_sgld
     map_options warm_start{};       ///< stopping rule of the generic warm start
   };
 
+  /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
   explicit ts_sgld(Eigen::Index num_arms) : ts_sgld(unit_features(num_arms), params{}) {}
+  /// K arms of the paper's setting with parameters p (checked: std::invalid_argument names the bad one).
   ts_sgld(Eigen::Index num_arms, const params& p) : ts_sgld(unit_features(num_arms), p) {}
   /// features: d x K, column a is phi_a (non-zero, finite).
   ts_sgld(Eigen::MatrixXd features, const params& p, Model model = Model{})
@@ -59,6 +64,7 @@ class ts_sgld
         params_(p),
         next_(this->dimension(), this->num_arms()) {}
 
+  /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
   /// Moves every arm's chain N steps, then plays the best last iterate. Strong guarantee: the

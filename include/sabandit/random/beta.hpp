@@ -25,7 +25,9 @@ class beta_sampler {
   beta_sampler(double a, double b)
       : x_((detail::require_positive("a", a), a)), y_((detail::require_positive("b", b), b)) {}
 
+  /// The first shape.
   [[nodiscard]] double a() const noexcept { return x_.shape(); }
+  /// The second shape.
   [[nodiscard]] double b() const noexcept { return y_.shape(); }
 
   /// A variate in [0, 1].

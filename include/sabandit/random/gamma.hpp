@@ -35,6 +35,7 @@ class marsaglia_tsang_gamma {
   explicit marsaglia_tsang_gamma(double shape) noexcept
       : d_(shape - 1.0 / 3.0), c_(1.0 / std::sqrt(9.0 * d_)) {}
 
+  /// One Gamma(shape, 1) variate.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     for (;;) {
@@ -68,8 +69,10 @@ class gamma_sampler {
         core_(shape < 1.0 ? shape + 1.0 : shape),
         inv_shape_(1.0 / shape) {}
 
+  /// The shape.
   [[nodiscard]] double shape() const noexcept { return shape_; }
 
+  /// One Gamma(shape, 1) variate.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     if (shape_ >= 1.0) return core_(gen);

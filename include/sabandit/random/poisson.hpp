@@ -55,6 +55,7 @@ class poisson_sampler {
         log_inv_alpha_(mu < 10.0 ? 0.0 : std::log(1.1239 + 1.1328 / (b_ - 3.4))),
         v_r_(mu < 10.0 ? 0.0 : 0.9277 - 3.6224 / (b_ - 2.0)) {}
 
+  /// The Poisson mean.
   [[nodiscard]] double mean() const noexcept { return mu_; }
 
   /// A count, as a double.

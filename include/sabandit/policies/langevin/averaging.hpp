@@ -14,11 +14,14 @@
 
 namespace sabandit::langevin {
 
+/// TS-SA's averager: the SA filter of Alg. 1 line 9 with weights from an SA schedule.
 template <SaSchedule Schedule>
 class sa_averaging {
  public:
+  /// Averages with gamma_n = schedule(n).
   explicit sa_averaging(Schedule schedule) : schedule_(std::move(schedule)) {}
 
+  /// The SA schedule.
   [[nodiscard]] const Schedule& schedule() const noexcept { return schedule_; }
 
   /// gamma_n is a convex weight: it must lie in (0, 1] from the first update on, n = Omega.
@@ -34,6 +37,7 @@ class sa_averaging {
   [[nodiscard]] Eigen::Index iterations(Eigen::Index n, Eigen::Index fixed) const {
     return inner_steps(schedule_, n, fixed);
   }
+  /// theta <- (1 - gamma) theta + gamma omega.
   void average(Eigen::VectorXd& theta, const Eigen::VectorXd& omega, double gamma) const {
     sa_average(theta, omega, gamma);  // line 9
   }
@@ -42,13 +46,18 @@ class sa_averaging {
   Schedule schedule_;
 };
 
+/// TS-SGLD's averager: none; the chain's last proposal is its state.
 class last_iterate {
  public:
+  /// Nothing to check.
   void validate(Eigen::Index /*first_update*/) const noexcept {}
+  /// Unused by average(); 1 for the record.
   [[nodiscard]] double weight(Eigen::Index /*n*/) const noexcept { return 1.0; }
+  /// Always the policy's fixed N.
   [[nodiscard]] Eigen::Index iterations(Eigen::Index /*n*/, Eigen::Index fixed) const noexcept {
     return fixed;
   }
+  /// theta <- omega.
   void average(Eigen::VectorXd& theta, const Eigen::VectorXd& omega, double /*gamma*/) const {
     theta = omega;
   }

@@ -23,6 +23,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -74,16 +75,21 @@ void validate_common(const Params& p) {
   detail::validate(p.warm_start);
 }
 
+/// The shared state and mechanics of a Langevin policy (see the header comment); policies derive from it.
 template <RewardModel Model, class GradientSource, class Averager>
 class core {
  public:
+  /// K, the number of arms.
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return phi_.cols(); }
+  /// d, the dimension of features and parameters.
   [[nodiscard]] Eigen::Index dimension() const noexcept { return phi_.rows(); }
   /// Phi (d x K): column a is phi_a.
   [[nodiscard]] const Eigen::MatrixXd& features() const noexcept { return phi_; }
   /// Theta (d x K): column a is theta_a, the chain's current iterate for arm a.
   [[nodiscard]] const Eigen::MatrixXd& parameter_estimates() const noexcept { return theta_; }
+  /// The reward model.
   [[nodiscard]] const Model& model() const noexcept { return model_; }
+  /// Pulls and reward sums per arm.
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
   /// <phi_a, theta_a> for every arm: the centres of the decision's scores.
   [[nodiscard]] const Eigen::ArrayXd& linear_predictors() const noexcept {
@@ -111,6 +117,7 @@ class core {
     averager_.validate(settings.warmup);
   }
 
+  /// The gradient source (its windows or histories).
   [[nodiscard]] const GradientSource& source() const noexcept { return source_; }
 
   /// The next warm-up arm (round-robin), if some arm still lacks its Omega pulls.
@@ -140,7 +147,16 @@ class core {
       source_.record(arm, reward);
       if (pulls_before + 1 == settings_.warmup) {
         try {  // line 1: theta_a from the prior, or the warm start
-          detail::initial_parameter(model_, source_.rewards(arm), phi_.col(arm), settings_.init,
+          const auto& rewards = source_.rewards(arm);
+          const auto count = static_cast<double>(settings_.warmup);
+          // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega);
+          // the fit uses them all through their sum. When it holds them all, its own mean is
+          // theirs (and keeps the paper-reproduction numbers bit for bit).
+          const double mean = rewards.size() == settings_.warmup
+                                  ? rewards.mean()
+                                  : (stats_.sums()(arm) + reward) / count;
+          const warm_up_data<std::decay_t<decltype(rewards)>> data{rewards, mean, count};
+          detail::initial_parameter(model_, data, phi_.col(arm), settings_.init,
                                     settings_.prior, settings_.warm_start, arm, gen, work_,
                                     grad_, trial_, proposal_);
           commit(arm, work_, settings_.warmup);

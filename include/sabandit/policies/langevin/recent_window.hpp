@@ -12,6 +12,7 @@
 
 namespace sabandit::langevin {
 
+/// TS-SA's gradient source: the B most recent rewards of each arm.
 class recent_window {
  public:
   /// `capacity` is B >= 1 (validated by the caller, which names the parameter).
@@ -25,8 +26,11 @@ class recent_window {
 
   /// Records a reward; `save`/`restore` undo it when a later step of the same update fails.
   void record(Eigen::Index arm, double reward) noexcept { windows_.push(arm, reward); }
+  /// What one record() changes, for restore().
   using checkpoint = reward_windows::checkpoint;
+  /// The state that the next record(arm, x) will change.
   [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept { return windows_.save(arm); }
+  /// Undoes a record() since save().
   void restore(Eigen::Index arm, const checkpoint& saved) noexcept { windows_.restore(arm, saved); }
 
   /// The mean log-likelihood gradient over the window at `theta`. Deterministic: the engine is

@@ -14,12 +14,14 @@
 
 namespace sabandit::langevin {
 
+/// TS-SGLD's gradient source: uniform mini-batches of each arm's whole history.
 class uniform_minibatch {
  public:
   /// `batch_size` >= 1 (validated by the caller, which names the parameter).
   uniform_minibatch(Eigen::Index batch_size, Eigen::Index num_arms)
       : history_(static_cast<std::size_t>(num_arms)), batch_(batch_size) {}
 
+  /// Rewards per mini-batch.
   [[nodiscard]] Eigen::Index batch_size() const noexcept { return batch_.size(); }
 
   /// Arm a's whole history, as an Eigen view (also what a warm start fits).
@@ -33,12 +35,16 @@ class uniform_minibatch {
   void record(Eigen::Index arm, double reward) {
     history_[static_cast<std::size_t>(arm)].push_back(reward);
   }
+  /// What one record() changes, for restore().
   struct checkpoint {
+    /// The history's length before the record().
     std::size_t size;
   };
+  /// The state that the next record(arm, x) will change.
   [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept {
     return {history_[static_cast<std::size_t>(arm)].size()};
   }
+  /// Undoes a record() since save().
   void restore(Eigen::Index arm, const checkpoint& saved) {
     history_[static_cast<std::size_t>(arm)].resize(saved.size);
   }

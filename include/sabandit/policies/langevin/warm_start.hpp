@@ -6,6 +6,7 @@
 // Closed form where the model has one (the Gaussian); otherwise gradient ascent with a line
 // search, which converges for the concave L of a log-concave model and a proper prior. An unconverged estimate is never used: the policy reports it instead.
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -33,13 +34,25 @@ enum class initialisation {
   warm_start,
 };
 
-/// Stopping rule of the generic warm start's gradient ascent.
+/// Stopping rule of the generic warm start.
 struct map_options {
   /// Iterations before giving up with std::domain_error (>= 1).
   Eigen::Index max_iterations = 500;
-  /// Converged when |grad L|_inf <= tolerance * (m + 1/sigma0^2), i.e. when the gradient per
-  /// unit of curvature scale is below `tolerance` (> 0).
+  /// Converged when the Newton step |grad L| / (curvature of L along grad L) is at most
+  /// tolerance (1 + |theta|_inf): a relative accuracy on theta, which neither a large
+  /// curvature (a Poisson mean of 10^6) nor a vanishing one (no maximiser) can fake (> 0).
   double tolerance = 1e-9;
+};
+
+/// The warm-up data a warm start fits: the rewards (for the generic gradient) and, for
+/// sufficient-statistics models, their mean and count. The two describe the same rewards unless
+/// the window is shorter than the warm-up (B < Omega): then mean and count are those of all
+/// Omega warm-up rewards and the rewards are the last B of them.
+template <class Rewards>
+struct warm_up_data {
+  const Rewards& rewards;  ///< the rewards the source holds
+  double mean;             ///< mean of all warm-up rewards
+  double count;            ///< their number
 };
 
 namespace detail {
@@ -50,8 +63,8 @@ inline void validate(const map_options& options) {
 }
 
 /// The generic warm start: gradient ascent on L with a line search. Writes the maximiser into
-/// `theta` or throws std::domain_error naming the arm, the iteration count and the remaining
-/// gradient; `theta` is then unspecified and the caller must not store it. `grad`, `trial` and
+/// `theta` or throws std::domain_error naming the arm, the iteration count and the last Newton
+/// step; `theta` is then unspecified and the caller must not store it. `grad`, `trial` and
 /// `trial_grad` are scratch of size d; none may alias another.
 ///
 /// The line search reads only gradients: along the ray theta + t grad, the slope
@@ -60,33 +73,51 @@ inline void validate(const map_options& options) {
 /// would stall the search near the optimum). Each iteration tries twice the last step and
 /// halves it until the slope test passes, which keeps the step within a factor 2 of the line's
 /// maximiser: on a quadratic each iteration at least halves the distance to the MAP.
+/// The accepted step also measures the curvature along the ray (a secant of the slope), and
+/// with it the Newton step that remains: where L has no maximiser (a flat prior and all-zero
+/// Bernoulli rewards) the gradient vanishes but that step does not, so the search runs out of
+/// iterations and throws instead of storing a logit of -21.
 template <RewardModel Model, class Rewards>
-void ascend_to_map(const Model& model, const Rewards& rewards, const vector_cref& phi,
+void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const vector_cref& phi,
                    const normal_prior& prior, const map_options& options, Eigen::Index arm,
                    Eigen::VectorXd& theta, Eigen::VectorXd& grad, Eigen::VectorXd& trial,
                    Eigen::VectorXd& trial_grad) {
-  const double m = static_cast<double>(rewards.size());
   const auto gradient = [&](const Eigen::VectorXd& t, Eigen::VectorXd& out) {
-    model.grad_log_likelihood(rewards, phi, t, out);  // grad L = m grad F + grad log pi
-    out *= m;
+    // grad L = m grad F + grad log pi; F from the mean alone where it is sufficient.
+    if constexpr (WindowMeanRewardModel<Model>) {
+      model.grad_log_likelihood_at_mean(data.mean, phi, t, out);
+    } else {
+      model.grad_log_likelihood(data.rewards, phi, t, out);
+    }
+    out *= data.count;
     prior.add_log_density_gradient(t, 1.0, out);
   };
-  const double threshold = options.tolerance * (m + prior.precision());
   theta.setConstant(prior.mean);
   gradient(theta, grad);
-  double step = 1.0 / (m + prior.precision());  // the Newton step of a unit-curvature model
+  double step = 1.0 / (data.count + prior.precision());  // Newton's, for unit curvature
+  double newton_step = std::numeric_limits<double>::infinity();
+  const auto converged = [&] {
+    return grad.allFinite() &&
+           (grad.isZero(0.0) ||
+            newton_step <= options.tolerance * (1.0 + theta.lpNorm<Eigen::Infinity>()));
+  };
   Eigen::Index iteration = 0;
-  for (; iteration < options.max_iterations; ++iteration) {
+  for (; iteration < options.max_iterations && !converged(); ++iteration) {
     if (!grad.allFinite()) break;
-    if (grad.lpNorm<Eigen::Infinity>() <= threshold) return;
+    const double grad_norm2 = grad.squaredNorm();
     bool accepted = false;
     step *= 2.0;
     for (int halving = 0; halving < 100 && !accepted; ++halving) {
       trial = theta + step * grad;
       gradient(trial, trial_grad);
-      if (trial_grad.allFinite() && trial_grad.dot(grad) >= 0.0) {
+      const double far_slope = trial_grad.dot(grad);
+      if (trial_grad.allFinite() && far_slope >= 0.0) {
+        // Curvature along the unit ray: (slope at 0 - slope at step) / (step |grad|^2).
+        const double curvature = (grad_norm2 - far_slope) / (step * grad_norm2);
         theta.swap(trial);
         grad.swap(trial_grad);
+        newton_step = curvature > 0.0 ? grad.norm() / curvature
+                                      : std::numeric_limits<double>::infinity();
         accepted = true;
       } else {
         step *= 0.5;
@@ -94,18 +125,19 @@ void ascend_to_map(const Model& model, const Rewards& rewards, const vector_cref
     }
     if (!accepted) break;
   }
-  if (grad.allFinite() && grad.lpNorm<Eigen::Infinity>() <= threshold) return;
+  if (converged()) return;
   throw std::domain_error(
       "sabandit: the warm start of arm " + std::to_string(arm) + " did not converge after " +
-      std::to_string(iteration) + " iterations (|gradient| = " +
-      std::to_string(grad.lpNorm<Eigen::Infinity>()) + ", tolerance " + std::to_string(threshold) +
-      "); use a proper prior (smaller prior.variance) or check the rewards against the model");
+      std::to_string(iteration) + " iterations (last Newton step " + std::to_string(newton_step) +
+      " at |theta| = " + std::to_string(theta.lpNorm<Eigen::Infinity>()) +
+      "): the log-posterior may have no maximiser (use a proper prior: a finite "
+      "prior.variance) or the rewards may lie outside the model's support");
 }
 
 /// theta_a at the end of arm a's warm-up (Alg. 1 line 1, or the warm start), into `theta`.
 template <RewardModel Model, class Rewards, std::uniform_random_bit_generator URBG>
-void initial_parameter(const Model& model, const Rewards& rewards, const vector_cref& phi,
-                       initialisation init, const normal_prior& prior,
+void initial_parameter(const Model& model, const warm_up_data<Rewards>& data,
+                       const vector_cref& phi, initialisation init, const normal_prior& prior,
                        const map_options& options, Eigen::Index arm, URBG& gen,
                        Eigen::VectorXd& theta, Eigen::VectorXd& grad, Eigen::VectorXd& trial,
                        Eigen::VectorXd& trial_grad) {
@@ -113,9 +145,9 @@ void initial_parameter(const Model& model, const Rewards& rewards, const vector_
     fill_standard_normal(theta, gen);
     theta = prior.mean + std::sqrt(prior.variance) * theta.array();
   } else if constexpr (ClosedFormMapModel<Model>) {
-    model.map_estimate(rewards.mean(), static_cast<double>(rewards.size()), phi, prior, theta);
+    model.map_estimate(data.mean, data.count, phi, prior, theta);
   } else {
-    ascend_to_map(model, rewards, phi, prior, options, arm, theta, grad, trial, trial_grad);
+    ascend_to_map(model, data, phi, prior, options, arm, theta, grad, trial, trial_grad);
   }
 }
 
