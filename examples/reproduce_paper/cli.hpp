@@ -16,6 +16,7 @@
 #include <sabandit/version.hpp>
 
 #include "reproduce_paper/jobs.hpp"
+#include "reproduce_paper/models.hpp"
 
 namespace repro {
 
@@ -96,6 +97,26 @@ inline void add_common(CLI::App& app, common_options& c, const char* out_folder,
   add_integer(app, "--record-points", c.record_points, "Rounds recorded per curve", 1, 100000);
 }
 
+/// What figure1 and models print: the table, then the wall time in total and by policy (the
+/// rest of the total is plotting and writing).
+inline void print_grid_summary(std::ostream& out, const char* job, const std::string& table,
+                               long long policy_rounds, double seconds, const common_options& common,
+                               const std::vector<std::string>& policies,
+                               const std::vector<double>& seconds_per_policy) {
+  char line[512];
+  out << table << '\n';
+  std::snprintf(line, sizeof line,
+                "%s: %lld policy-rounds in %.2f s wall (%.3g rounds/s) on %u threads; outputs in ", job,
+                policy_rounds, seconds, static_cast<double>(policy_rounds) / seconds,
+                sabandit::resolve_threads(common.threads));
+  out << line << common.out.string() << "\nwall time by policy:";
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    std::snprintf(line, sizeof line, " %s %.2f s%s", policies[i].c_str(), seconds_per_policy[i],
+                  i + 1 < policies.size() ? "," : "\n");
+    out << line;
+  }
+}
+
 inline std::string version_text() {
   return std::string("reproduce_paper (sabandit ") + SABANDIT_VERSION_STRING + ")";
 }
@@ -149,6 +170,14 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
   add_integer(*tune, "--rungs", tun.rungs, "Halving rungs", 1);
   add_integer(*tune, "--eval-trials", tun.eval_trials, "Trials of the final evaluation (disjoint seeds)", 1);
 
+  models_options mod;
+  auto* models = app.add_subcommand(
+      "models", "Bernoulli and Poisson bandits: {Bernoulli, Poisson} x gap {0.1, 0.5} x K {10, 50}, "
+                "seven policies and the Lai-Robbins bound");
+  add_version(*models);
+  add_common(*models, mod.common, "results/models", mod.horizon);
+  add_integer(*models, "--trials,-R", mod.trials, "Trials per setting", 1);
+
   const auto usage = [&](const std::string& message) {
     err << "reproduce_paper: " << message << "\nRun with --help for more information.\n";
     return 2;
@@ -162,7 +191,7 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
     if (error.get_exit_code() != 0 && app.get_subcommands().empty()) {
       const auto rest = app.remaining();
       if (!rest.empty() && !rest.front().empty() && rest.front().front() != '-') {
-        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune");
+        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune, models");
       }
     }
     return app.exit(error, out, err) == 0 ? 0 : 2;  // 0: --help, --version
@@ -177,18 +206,12 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
     if (figure1->parsed()) {
       if (!params_file.empty()) fig.params = suite_params::from_file(params_file);
       const auto result = run_figure1(fig);
-      const double seconds = wall();
-      out << result.table << '\n';
-      std::snprintf(line, sizeof line,
-                    "figure1: %lld policy-rounds in %.2f s wall (%.3g rounds/s) on %u threads; outputs in ",
-                    result.policy_rounds, seconds, static_cast<double>(result.policy_rounds) / seconds,
-                    sabandit::resolve_threads(fig.common.threads));
-      out << line << fig.common.out.string() << "\nwall time by policy:";
-      for (std::size_t i = 0; i < policy_names.size(); ++i) {
-        std::snprintf(line, sizeof line, " %s %.2f s%s", policy_names[i].c_str(),
-                      result.seconds_per_policy[i], i + 1 < policy_names.size() ? "," : "\n");
-        out << line;
-      }
+      print_grid_summary(out, "figure1", result.table, result.policy_rounds, wall(), fig.common,
+                         policy_names, result.seconds_per_policy);
+    } else if (models->parsed()) {
+      const auto result = run_models(mod);
+      print_grid_summary(out, "models", result.table, result.policy_rounds, wall(), mod.common,
+                         result.policies, result.seconds_per_policy);
     } else if (ablation->parsed()) {
       out << run_ablation(abl) << '\n';
       std::snprintf(line, sizeof line, "ablation: %.2f s wall; outputs in ", wall());

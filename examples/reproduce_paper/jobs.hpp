@@ -1,6 +1,7 @@
 #pragma once
-// The three jobs of the reproduction: figure1, ablation, tune. Each writes CSV (long form),
-// PNG plots (gnuplot) and a Markdown table into its output folder and returns the table.
+// Three jobs of the reproduction: figure1, ablation, tune (the fourth, models, is in
+// models.hpp). Each writes CSV (long form), PNG plots (gnuplot) and a Markdown table into its
+// output folder and returns the table.
 // Outputs depend only on the arguments, never on the thread count or the machine's speed, so
 // a rerun reproduces them byte for byte; wall time goes to the terminal only.
 // Each job checks its sizes (no product of counts may overflow) and that --out is writable
@@ -74,6 +75,43 @@ inline void check_run_size(Eigen::Index horizon, Eigen::Index record_points) {
   (void)checked_mul(horizon, record_points, "--horizon (T) x --record-points");
 }
 
+/// T x R x `runs` (policy-settings) for a grid job, checked before any computing, with the
+/// recorded rounds (check_run_size).
+inline long long grid_policy_rounds(Eigen::Index horizon, Eigen::Index trials, long long runs,
+                                    Eigen::Index record_points) {
+  const long long policy_rounds = checked_mul(
+      checked_mul(horizon, trials, "--horizon (T) x --trials (R)"), runs,
+      "--horizon (T) x --trials (R) x " + std::to_string(runs) + " policy-settings");
+  check_run_size(horizon, record_points);
+  return policy_rounds;
+}
+
+inline sabandit::run_config grid_config(const common_options& common, Eigen::Index horizon,
+                                        Eigen::Index trials) {
+  return {.horizon = horizon, .trials = trials, .seed = common.seed, .threads = common.threads,
+          .record_points = common.record_points};
+}
+
+/// The sentence under a grid job's table: what its numbers are.
+inline std::string final_regret_note(Eigen::Index horizon, Eigen::Index trials, std::uint64_t seed) {
+  char note[256];
+  std::snprintf(note, sizeof note,
+                "\nFinal cumulative pseudo-regret at T = %lld, mean ± standard error over %lld "
+                "trials, seed %llu.",
+                static_cast<long long>(horizon), static_cast<long long>(trials),
+                static_cast<unsigned long long>(seed));
+  return note;
+}
+
+/// A Markdown table's header row "| setting | A | B |" and its separator.
+inline std::string setting_table_header(const std::vector<std::string>& columns) {
+  std::string header = "| setting |";
+  for (const auto& c : columns) header += " " + c + " |";
+  header += "\n|---|";
+  for (std::size_t i = 0; i < columns.size(); ++i) header += "---|";
+  return header + "\n";
+}
+
 // ---------------------------------------------------------------------------------- figure1
 
 struct figure1_options {
@@ -111,24 +149,15 @@ struct figure1_result {
 
 inline figure1_result run_figure1(const figure1_options& o) {
   const auto runs = static_cast<long long>(o.grid.size() * policy_names.size());
-  const long long policy_rounds = checked_mul(
-      checked_mul(o.horizon, o.trials, "--horizon (T) x --trials (R)"), runs,
-      "--horizon (T) x --trials (R) x " + std::to_string(runs) + " policy-settings");
-  check_run_size(o.horizon, o.common.record_points);
+  const long long policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
   o.params.validate();
   output_set outputs(o.common.out);  // --out is writable, or we stop here
 
-  const sabandit::run_config config{.horizon = o.horizon, .trials = o.trials,
-                                    .seed = o.common.seed, .threads = o.common.threads,
-                                    .record_points = o.common.record_points};
+  const auto config = grid_config(o.common, o.horizon, o.trials);
   progress bar("figure1", runs * o.trials);
   std::string csv = std::string(sabandit::regret_csv_header) + "\n";
   std::ostringstream table;
-  table << "| setting |";
-  for (const auto& p : policy_names) table << ' ' << p << " |";
-  table << "\n|---|";
-  for (std::size_t i = 0; i < policy_names.size(); ++i) table << "---|";
-  table << '\n';
+  table << setting_table_header(policy_names);
   figure1_result result;
   result.policy_rounds = policy_rounds;
   for (const auto& where : o.grid) {
@@ -154,13 +183,7 @@ inline figure1_result run_figure1(const figure1_options& o) {
                "round", figure1_panels(curves));
     }
   }
-  char footer[256];
-  std::snprintf(footer, sizeof footer,
-                "\nFinal cumulative pseudo-regret at T = %lld, mean ± standard error over %lld "
-                "trials, seed %llu.\n",
-                static_cast<long long>(o.horizon), static_cast<long long>(o.trials),
-                static_cast<unsigned long long>(o.common.seed));
-  table << footer;
+  table << final_regret_note(o.horizon, o.trials, o.common.seed) << '\n';
   outputs.write("figure1.csv", csv);
   outputs.write("figure1.md", table.str());
   outputs.write("figure1_params.txt", o.params.to_text());

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <optional>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -252,6 +253,9 @@ struct series {
   std::vector<double> y;
   std::vector<double> se;  ///< empty: no band
   bool on_top = false;     ///< drawn again after the others (the legend order is kept)
+  /// A gnuplot dash pattern such as "(18,6)", used instead of dash_type when set: the five
+  /// numbered types are not enough for seven policies with a pattern each.
+  std::string dash_pattern{};
 };
 
 /// One panel of a figure: its lines and axis labels.
@@ -259,6 +263,9 @@ struct panel_spec {
   std::string ylabel;
   std::vector<series> lines;
   bool zero_line = false;
+  /// Upper end of the y axis; unset: gnuplot's autoscale. A reference line far above the
+  /// curves then leaves the top of the panel instead of flattening them.
+  std::optional<double> y_max{};
 };
 
 /// A string as a gnuplot single-quoted literal (no escapes but '' for '; newlines become spaces).
@@ -313,6 +320,11 @@ inline std::string gnuplot_script(const std::string& title, const std::string& x
        << "set ylabel " << gnuplot_quote(panel.ylabel) << '\n'
        << "set key top left " << (p == 0 ? "box opaque" : "off") << "\nset grid\n";
     if (panel.zero_line) gp << "set xzeroaxis lt -1 lw 1\n"; else gp << "unset xzeroaxis\n";
+    if (panel.y_max) {
+      char range[64];
+      std::snprintf(range, sizeof range, "set yrange [*:%.6g]\n", *panel.y_max);
+      gp << range;
+    }
     gp << "plot ";
     bool first = true;
     const auto sep = [&] { gp << (first ? "" : ", \\\n  "); first = false; };
@@ -326,7 +338,8 @@ inline std::string gnuplot_script(const std::string& title, const std::string& x
     const auto line = [&](std::size_t i, bool titled) {
       const auto& s = panel.lines[i];
       sep();
-      gp << "$d" << p << '_' << i << " using 1:2 with lines lw " << s.width << " dt " << s.dash_type
+      gp << "$d" << p << '_' << i << " using 1:2 with lines lw " << s.width << " dt "
+         << (s.dash_pattern.empty() ? std::to_string(s.dash_type) : s.dash_pattern)
          << " lc rgb '" << s.color << "' " << (titled ? "title " + gnuplot_quote(s.label) : "notitle");
     };
     for (std::size_t i = 0; i < panel.lines.size(); ++i) line(i, true);
@@ -334,6 +347,7 @@ inline std::string gnuplot_script(const std::string& title, const std::string& x
       if (panel.lines[i].on_top) line(i, false);
     }
     gp << '\n';
+    if (panel.y_max) gp << "set autoscale y\n";  // the next panel scales itself
   }
   if (panels.size() > 1) gp << "unset multiplot\n";
   return gp.str();

@@ -1,0 +1,305 @@
+#pragma once
+// The models job: every policy on Bernoulli and Poisson bandits, beside the Lai–Robbins lower
+// bound. Same conventions as figure1 (jobs.hpp): long-form CSV, one PNG per setting, a Markdown
+// table and a parameter listing, written as one staged output set; the outputs depend only on
+// the arguments, never on the thread count.
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <sabandit/sim.hpp>
+
+#include "reproduce_paper/checked.hpp"
+#include "reproduce_paper/jobs.hpp"
+#include "reproduce_paper/output.hpp"
+#include "reproduce_paper/progress.hpp"
+#include "reproduce_paper/suite.hpp"
+
+namespace repro {
+
+enum class reward_family { bernoulli, poisson };
+
+/// One cell of the models grid: K - 1 arms of mean best - gap, the best arm last.
+struct model_setting {
+  reward_family family = reward_family::bernoulli;
+  double gap = 0.5;
+  Eigen::Index arms = 10;
+
+  [[nodiscard]] const char* family_name() const {
+    return family == reward_family::bernoulli ? "Bernoulli" : "Poisson";
+  }
+  /// The settings: best p = 0.9 for Bernoulli arms, best mean 3 for Poisson arms.
+  [[nodiscard]] double best_mean() const { return family == reward_family::bernoulli ? 0.9 : 3.0; }
+  [[nodiscard]] std::string id() const {
+    char text[64];
+    std::snprintf(text, sizeof text, "%s_gap%.1f_K%lld", family_name(), gap, static_cast<long long>(arms));
+    return text;
+  }
+  [[nodiscard]] std::string title() const {
+    char text[96];
+    std::snprintf(text, sizeof text, "%s (best %g), gap = %.1f, K = %lld", family_name(), best_mean(),
+                  gap, static_cast<long long>(arms));
+    return text;
+  }
+};
+
+/// Bernoulli then Poisson; within each, K = 10 then 50, gap 0.1 then 0.5.
+inline std::vector<model_setting> models_grid() {
+  std::vector<model_setting> grid;
+  for (auto family : {reward_family::bernoulli, reward_family::poisson})
+    for (Eigen::Index k : {10, 50})
+      for (double gap : {0.1, 0.5}) grid.push_back({family, gap, k});
+  return grid;
+}
+
+/// Calls `body(Model{})` with the reward model of `family`, so that everything downstream is
+/// written once, as a template over the model.
+template <class Body>
+decltype(auto) with_model(reward_family family, Body body) {
+  if (family == reward_family::bernoulli) return body(sabandit::bernoulli_model{});
+  return body(sabandit::poisson_model{});
+}
+
+/// The environment of `where` for `Model`'s rewards.
+template <class Model>
+auto make_gap_env(const model_setting& where) {
+  if constexpr (std::is_same_v<Model, sabandit::bernoulli_model>) {
+    return sabandit::make_bernoulli_gap(where.arms, where.best_mean(), where.gap);
+  } else {
+    return sabandit::make_poisson_gap(where.arms, where.best_mean(), where.gap);
+  }
+}
+
+/// The Lai–Robbins constant of `env` under `model`: sum over suboptimal arms of
+/// gap_a / KL(mu_a, mu*). Any uniformly good policy has regret at least (1 - o(1)) times this
+/// constant times log t (Lai & Robbins 1985), with KL between the arms' reward distributions.
+template <class Model, class Env>
+double lai_robbins_constant(const Model& model, const Env& env) {
+  double constant = 0.0;
+  for (Eigen::Index a = 0; a < env.num_arms(); ++a) {
+    if (env.gap(a) > 0.0) constant += env.gap(a) / model.divergence(env.mean(a), env.best_mean());
+  }
+  return constant;
+}
+
+/// sabandit's GLM setting for TS-SA (README, "Reward models"; not the paper's):
+/// gamma_n = 2 / (n + 2), h = 2, every other parameter the appendix's.
+template <class Model>
+typename sabandit::ts_sa<Model>::params ts_sa_glm_setting() {
+  return {.step_size = 2.0, .sa_schedule = sabandit::polynomial_decay(2.0, 1.0, 2.0, 1.0)};
+}
+
+namespace models_detail {
+
+inline std::string real(double value) { return format_real(value); }
+
+inline std::string conjugate_prior_text(const sabandit::beta_prior& p) {
+  return "Beta(" + real(p.alpha) + ", " + real(p.beta) + ") prior";
+}
+inline std::string conjugate_prior_text(const sabandit::gamma_prior& p) {
+  return "Gamma(shape " + real(p.shape) + ", rate " + real(p.rate) + ") prior";
+}
+template <class Params>
+std::string langevin_common_text(const Params& p) {
+  return "tau = " + real(p.temperature) + ", h = " + real(p.step_size) + ", N = " +
+         std::to_string(p.inner_steps) + ", Omega = " + std::to_string(p.warmup) + ", init = " +
+         (p.init == sabandit::initialisation::prior ? "prior" : "warm_start") + ", N(" +
+         real(p.prior.mean) + ", " + (std::isinf(p.prior.variance) ? "inf" : real(p.prior.variance)) +
+         ") prior on the natural parameter";
+}
+template <class Model>
+std::string describe(const typename sabandit::thompson<Model>::params& p) {
+  return "tau = " + real(p.temperature) + ", warm-up = " + std::to_string(p.warmup) + ", " +
+         conjugate_prior_text(p.prior);
+}
+template <class Model>
+std::string describe(const typename sabandit::ts_sa<Model>::params& p) {
+  const auto& s = p.sa_schedule;
+  return langevin_common_text(p) + ", B = " + std::to_string(p.window) + ", gamma_n = " + real(s.c1()) +
+         " / (" + real(s.c2()) + " n^" + real(s.alpha()) + " + " + real(s.c3()) + ")";
+}
+
+}  // namespace models_detail
+
+/// The policy registry of the models job, one template over the reward model: every entry is
+/// `visit(name, parameters as text, factory)`, the factory building the policy for K arms.
+/// Adding a policy to the job is adding one visit here; names, order, plots, table and the
+/// parameter file follow from it.
+template <class Model, class Visit>
+void for_each_model_policy(Eigen::Index arms, Visit visit) {
+  using namespace sabandit;
+  using models_detail::describe;
+  using models_detail::real;
+  const ucb::params ucb_params{};  // the paper's UCB, tau = 1
+  visit("UCB", "tau = " + real(ucb_params.temperature) + ", warm-up = " + std::to_string(ucb_params.warmup),
+        [=](Eigen::Index) { return ucb(arms, ucb_params); });
+  const typename kl_ucb<Model>::params kl_params{};
+  visit("KL-UCB",
+        "c = " + real(kl_params.log_log_coefficient) + " (level log t + c log log t), warm-up = " +
+            std::to_string(kl_params.warmup) + ", KL from the model's divergence",
+        [=](Eigen::Index) { return kl_ucb<Model>(arms, kl_params); });
+  const typename thompson<Model>::params ts_params{};
+  visit("TS", describe<Model>(ts_params), [=](Eigen::Index) { return thompson<Model>(arms, ts_params); });
+  const typename epsilon_ts<Model>::params eps_params{};
+  visit("eps-TS", "epsilon = 1/K, " + describe<Model>(eps_params.posterior),
+        [=](Eigen::Index) { return epsilon_ts<Model>(arms, eps_params); });
+  const typename ts_sgld<Model>::params sgld_params{};
+  visit("TS-SGLD",
+        models_detail::langevin_common_text(sgld_params) + ", batch size = " +
+            std::to_string(sgld_params.batch_size),
+        [=](Eigen::Index) { return ts_sgld<Model>(unit_features(arms), sgld_params); });
+  const typename ts_sa<Model>::params sa_params{};  // the appendix's defaults
+  visit("TS-SA", describe<Model>(sa_params),
+        [=](Eigen::Index) { return ts_sa<Model>(unit_features(arms), sa_params); });
+  const auto sa_glm_params = ts_sa_glm_setting<Model>();
+  visit("TS-SA (sabandit GLM setting)", describe<Model>(sa_glm_params),
+        [=](Eigen::Index) { return ts_sa<Model>(unit_features(arms), sa_glm_params); });
+}
+
+/// The job's policies in legend order, from the registry.
+inline std::vector<std::string> model_policy_names() {
+  std::vector<std::string> names;
+  for_each_model_policy<sabandit::bernoulli_model>(
+      2, [&](std::string_view name, const std::string&, auto) { names.emplace_back(name); });
+  return names;
+}
+
+/// Plot styles of the policies figure1 does not have: Okabe–Ito colours not used by the other
+/// policies, and dash patterns of their own. The reference line is grey and thin, so it reads
+/// as a bound rather than a policy.
+inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
+  if (policy == "KL-UCB") {
+    auto s = to_series(policy, curve, {"#56B4E9", 1, 2});  // sky blue
+    s.dash_pattern = "(18,6)";                             // long dashes
+    return s;
+  }
+  if (policy == "TS-SA (sabandit GLM setting)") {
+    auto s = to_series(policy, curve, {"#E69F00", 1, 3});  // orange
+    s.dash_pattern = "(10,4,2,4)";                         // dash-dot, long
+    s.on_top = true;
+    return s;
+  }
+  auto s = to_series(policy, curve, style_of(policy));
+  s.on_top = policy == "TS-SA";
+  return s;
+}
+
+struct models_options {
+  common_options common;
+  Eigen::Index horizon = 10'000;
+  Eigen::Index trials = 50;
+  std::vector<model_setting> grid = models_grid();
+};
+
+struct models_result {
+  std::string table;            ///< Markdown: final regret +- s.e. per setting and policy
+  long long policy_rounds = 0;  ///< T x R x settings x policies
+  std::vector<std::string> policies = model_policy_names();
+  std::vector<double> seconds_per_policy = std::vector<double>(policies.size(), 0.0);
+};
+
+/// A models plot: regret (mean +- 1 s.e.) with the Lai–Robbins line C log t; below, each
+/// policy's regret minus TS's. The upper panel's range is set by the policies' curves: where
+/// C log T is far above every policy (Poisson, gap 0.1: the bound is asymptotic), the line
+/// leaves the top of the plot instead of flattening the curves, and the legend gives C.
+inline std::vector<panel_spec> models_panels(const std::vector<std::string>& policies,
+                                             const std::vector<sabandit::regret_curve>& curves,
+                                             double lai_robbins) {
+  panel_spec regret{"cumulative pseudo-regret (mean ± 1 s.e.)", {}, false};
+  panel_spec relative{"regret minus TS's regret", {}, true};
+  std::size_t ts = 0;
+  for (std::size_t pi = 0; pi < policies.size(); ++pi) ts = policies[pi] == "TS" ? pi : ts;
+  double highest = 0.0;
+  for (std::size_t pi = 0; pi < policies.size(); ++pi) {
+    auto line = styled_series(policies[pi], curves[pi]);
+    for (std::size_t k = 0; k < line.y.size(); ++k) highest = std::max(highest, line.y[k] + line.se[k]);
+    auto difference = line;
+    difference.se.clear();
+    for (std::size_t k = 0; k < difference.y.size(); ++k) difference.y[k] -= curves[ts].mean_regret[k];
+    regret.lines.push_back(std::move(line));
+    relative.lines.push_back(std::move(difference));
+  }
+  regret.y_max = 1.1 * highest;
+  series bound{"", "#7F7F7F", 1, 1.5, {}, {}, {}};
+  bound.x.assign(curves.front().rounds.begin(), curves.front().rounds.end());
+  for (const long long t : bound.x) bound.y.push_back(lai_robbins * std::log(static_cast<double>(t)));
+  char label[96];
+  std::snprintf(label, sizeof label, "Lai–Robbins bound C log t, C = %.1f%s", lai_robbins,
+                bound.y.front() > *regret.y_max ? " (above this plot)" : "");
+  bound.label = label;
+  regret.lines.push_back(std::move(bound));
+  return {regret, relative};
+}
+
+inline models_result run_models(const models_options& o) {
+  models_result result;
+  const auto& policies = result.policies;
+  const auto runs = static_cast<long long>(o.grid.size() * policies.size());
+  result.policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
+  output_set outputs(o.common.out);  // --out is writable, or we stop here
+
+  const auto config = grid_config(o.common, o.horizon, o.trials);
+  progress bar("models", runs * o.trials);
+  std::string csv = std::string(sabandit::regret_csv_header) + "\n";
+  std::ostringstream table;
+  auto columns = policies;
+  columns.insert(columns.end(), {"Lai–Robbins C", "C log T"});
+  table << setting_table_header(columns);
+  std::string params_text =
+      "# sabandit reproduce_paper models: the parameters of every policy, per reward model.\n"
+      "# TS-SGLD and TS-SA use the model's GLM likelihood with unit features (one parameter per "
+      "arm).\n";
+  for (const auto family : {reward_family::bernoulli, reward_family::poisson}) {
+    with_model(family, [&]<class Model>(Model) {
+      params_text += std::string("\n[") + model_setting{family}.family_name() + "]\n";
+      for_each_model_policy<Model>(2, [&](std::string_view name, const std::string& text, auto) {
+        params_text += std::string(name) + ": " + text + "\n";
+      });
+    });
+  }
+
+  for (const auto& where : o.grid) {
+    std::vector<sabandit::regret_curve> curves;
+    table << "| " << where.title() << " |";
+    const double lai_robbins = with_model(where.family, [&]<class Model>(Model model) {
+      const auto env = make_gap_env<Model>(where);
+      std::size_t pi = 0;
+      for_each_model_policy<Model>(where.arms, [&](std::string_view name, const std::string&, auto factory) {
+        const double started = bar.seconds();
+        curves.push_back(simulate_cancellable(env, factory, config, bar.hook()));
+        result.seconds_per_policy[pi++] += bar.seconds() - started;
+        const auto& curve = curves.back();
+        std::ostringstream rows;
+        sabandit::write_regret_csv_rows(rows, where.id(), std::string(name), curve);
+        csv += rows.str();
+        table << ' ' << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error()) << " |";
+      });
+      return lai_robbins_constant(model, env);
+    });
+    char bound[96];
+    std::snprintf(bound, sizeof bound, " %.2f | %.1f |\n", lai_robbins,
+                  lai_robbins * std::log(static_cast<double>(o.horizon)));
+    table << bound;
+    if (o.common.plots) {
+      plot_png(outputs, "models_" + where.id() + ".png",
+               where.title() + ": " + run_text(o.horizon, o.trials) + ", seed " +
+                   std::to_string(o.common.seed),
+               "round", models_panels(policies, curves, lai_robbins));
+    }
+  }
+  table << final_regret_note(o.horizon, o.trials, o.common.seed)
+        << " Lai–Robbins C = sum over suboptimal arms of gap / KL(mu_a, mu*); C log T is the "
+           "asymptotic lower bound at T.\n";
+  outputs.write("models.csv", csv);
+  outputs.write("models.md", table.str());
+  outputs.write("models_params.txt", params_text);
+  outputs.commit();
+  result.table = table.str();
+  return result;
+}
+
+}  // namespace repro
