@@ -41,7 +41,10 @@ template <DivergenceRewardModel Model>
   double hi = mean + std::sqrt(2.0 * std::fmax(model.reward_variance(mean), 1e-12) * budget);
   while (hi < sup && !(excess(hi) > 0.0)) {
     lo = hi;
-    hi = mean + 2.0 * (hi - mean) + 1.0;
+    const double wider = mean + 2.0 * (hi - mean) + 1.0;
+    // Beyond 2^53 |mean| the "+ 1" is absorbed and hi would never move: step one ulp instead
+    // (the index is then the mean to the double's resolution).
+    hi = wider > hi ? wider : std::nextafter(hi, sup);
   }
   if (hi >= sup) hi = sup;
   double q = hi < sup ? hi : 0.5 * (lo + hi);
@@ -126,6 +129,7 @@ class kl_ucb {
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+    detail::require_state_size("kl_ucb", num_arms, 3);
     detail::require_non_negative("log_log_coefficient", p.log_log_coefficient);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;
