@@ -3,12 +3,52 @@
 // modified, so a rejected call leaves the object exactly as it was (strong guarantee), and
 // the message names the offending parameter and its value.
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include <Eigen/Core>
+
+namespace sabandit {
+
+/// The numeric contract: the documented bounds every policy and model checks (README,
+/// "Guarantees"). Each is chosen from where double arithmetic would break, with room to spare.
+namespace bounds {
+
+/// Largest |reward| that update() accepts. With |x| <= 1e150, a sum of 2^53 rewards (more pulls
+/// than a double counts exactly) is <= 1e166 and a square <= 1e300, so no sum, mean, window sum,
+/// squared residual or Langevin gradient (even divided by a variance >= min_scale) overflows,
+/// and a single extreme reward can always be outweighed by later ones.
+inline constexpr double reward = 1e150;
+
+/// Largest |prior mean|: the same scale as a reward, since the prior mean is a guess of one.
+inline constexpr double prior_mean = 1e150;
+
+/// Smallest scale parameter (temperature, prior variance, noise variance): its reciprocal, a
+/// precision, is <= 1e100, so a precision times a sum of rewards stays <= 1e266. Below about
+/// 1e-308 the reciprocal is +inf (prior variance 1e-310 made NaN posterior means).
+inline constexpr double min_scale = 1e-100;
+
+/// Largest finite scale parameter: a temperature times a bonus or a variance stays far from
+/// overflow (UCB with temperature 1e308 gave +inf for every arm, so arm 0 always won).
+inline constexpr double max_scale = 1e100;
+
+/// Largest Langevin step size h: h times a gradient (<= 1e250 under the bounds above) stays
+/// finite. Stability needs more (h below about 2 sigma^2 / |phi|^2 for the Gaussian); an
+/// unstable chain is reported with std::domain_error and leaves the policy unchanged.
+inline constexpr double step_size = 1e6;
+
+/// Largest state a policy allocates at construction, in doubles (2^31 doubles, 16 GiB): a fixed
+/// bound, not the machine's free memory, so that whether a construction succeeds does not
+/// depend on the machine or on other processes. Beyond it the constructor throws
+/// std::length_error before allocating anything (ts_sa with K = 10^8 needed 21.6 GB and was
+/// killed by the out-of-memory killer).
+inline constexpr std::int64_t state_doubles = std::int64_t{1} << 31;
+
+}  // namespace bounds
+}  // namespace sabandit
 
 namespace sabandit::detail {
 
@@ -56,6 +96,41 @@ inline void require_arm(Eigen::Index arm, Eigen::Index num_arms) {
   }
 }
 
-inline void require_reward(double reward) { require_finite("reward", reward); }
+/// A reward must be finite with |reward| <= bounds::reward (1e150): see bounds::reward.
+inline void require_reward(double reward) {
+  if (!(std::abs(reward) <= bounds::reward))
+    throw_invalid("reward", reward, "must be finite with |reward| <= 1e150, so that sums cannot overflow");
+}
+
+/// A scale parameter (temperature, variance) in [bounds::min_scale, bounds::max_scale].
+inline void require_scale(std::string_view name, double value) {
+  if (!(value >= bounds::min_scale && value <= bounds::max_scale))
+    throw_invalid(name, value,
+                  "must be in [1e-100, 1e100], so that its products and reciprocal stay finite");
+}
+
+/// A Langevin step size in (0, bounds::step_size].
+inline void require_step_size(std::string_view name, double value) {
+  if (!(value > 0.0 && value <= bounds::step_size))
+    throw_invalid(name, value, "must be in (0, 1e6], so that h times a gradient stays finite");
+}
+
+/// Throws std::length_error unless `num_arms` x `per_arm` + `shared` doubles (computed without
+/// overflow) is within bounds::state_doubles; returns `num_arms`. Called before allocating.
+/// Negative arguments pass through: the parameter's own check names them.
+inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_arms,
+                                       Eigen::Index per_arm, Eigen::Index shared = 0) {
+  if (num_arms < 0 || per_arm < 0 || shared < 0) return num_arms;
+  Eigen::Index total = 0;
+  if (__builtin_mul_overflow(num_arms, per_arm, &total) ||
+      __builtin_add_overflow(total, shared, &total) || total > bounds::state_doubles) {
+    std::ostringstream out;
+    out << "sabandit: " << what << " needs " << num_arms << " arms x " << per_arm
+        << " doubles + " << shared << " doubles, beyond the bound of 2^31 doubles (16 GiB) of "
+        << "state (sabandit::bounds::state_doubles)";
+    throw std::length_error(out.str());
+  }
+  return num_arms;
+}
 
 }  // namespace sabandit::detail

@@ -121,8 +121,10 @@ TEST_CASE("TS-SA in d = 3 with features", "[ts_sa]") {
 }
 
 TEST_CASE("a non-finite Langevin iterate is reported and not stored", "[ts_sa][errors]") {
-  // h = 1e308 makes sqrt(2h) overflow: the proposal is infinite.
-  ts_sa<> policy(2, {.warmup = 1, .window = 4, .step_size = 1e308});
+  // h = 1e6 is the largest step accepted (h = 1e308 now throws at construction) and unstable:
+  // each inner step multiplies theta's distance to the window mean by about 1 - gamma h = -2e5,
+  // so 60 steps overflow and the proposal is infinite.
+  ts_sa<> policy(2, {.warmup = 1, .window = 4, .inner_steps = 60, .step_size = 1e6});
   xoshiro256pp gen(1);
   policy.update(0, 1.0, gen);
   policy.update(1, 2.0, gen);

@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/checked.hpp"
 #include "sabandit/errors.hpp"
 
 namespace sabandit {
@@ -81,8 +82,10 @@ class horizon_schedule {
   [[nodiscard]] double operator()(Eigen::Index /*n*/) const noexcept {
     return 1.0 / static_cast<double>(horizon_);
   }
+  /// N(n) = ceil(T / n) for n >= 1, computed without overflow (T + n - 1 overflowed near
+  /// the largest Eigen::Index).
   [[nodiscard]] Eigen::Index inner_steps(Eigen::Index n) const noexcept {
-    return (horizon_ + n - 1) / n;
+    return detail::ceil_div(horizon_, n);
   }
 
  private:

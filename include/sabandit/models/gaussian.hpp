@@ -24,9 +24,10 @@ class gaussian_model {
   /// likelihood alone well posed after one pull, so no prior is needed to keep it finite.
   [[nodiscard]] static normal_prior default_prior() { return normal_prior::flat(); }
 
-  /// sigma^2 > 0; the paper's experiments use 1.
+  /// sigma^2 in [1e-100, 1e100] (bounds::min_scale, bounds::max_scale); the paper's
+  /// experiments use 1.
   explicit gaussian_model(double noise_variance = 1.0) : noise_variance_(noise_variance) {
-    detail::require_positive("noise_variance", noise_variance);
+    detail::require_scale("noise_variance", noise_variance);
   }
 
   /// sigma^2.

@@ -46,14 +46,17 @@ struct normal_prior {
 };
 
 namespace detail {
-/// Checks a prior; `sampled` says whether the policy will draw from it (line 1), which a flat
+/// Checks a prior: |mean| <= 1e150 and variance in [1e-100, 1e100], or +infinity (flat) unless
+/// `sampled` says whether the policy will draw from it (line 1), which a flat
 /// prior cannot serve.
 inline void validate(const normal_prior& prior, bool sampled) {
-  require_finite("prior.mean", prior.mean);
+  if (!(std::abs(prior.mean) <= bounds::prior_mean))
+    throw_invalid("prior.mean", prior.mean, "must be finite with |prior.mean| <= 1e150");
   if (!(prior.variance > 0.0) || (sampled && prior.is_flat()))
     throw_invalid("prior.variance", prior.variance,
                   sampled ? "must be finite and > 0 to draw theta from the prior"
                           : "must be > 0 (+infinity for the flat prior)");
+  if (!prior.is_flat()) require_scale("prior.variance", prior.variance);
 }
 }  // namespace detail
 

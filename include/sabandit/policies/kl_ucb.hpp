@@ -127,6 +127,7 @@ class kl_ucb {
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+    detail::require_state_size("kl_ucb", num_arms, 3);
     detail::require_non_negative("log_log_coefficient", p.log_log_coefficient);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;

@@ -41,7 +41,7 @@ class thompson {
   /// Temperature, conjugate prior and warm-up: an aggregate for designated initialisers,
   /// `thompson<bernoulli_model>(K, {.prior = {1, 1}})`.
   struct params {
-    /// tau > 0: multiplies the posterior variance.
+    /// tau in [1e-100, 1e100]: multiplies the posterior variance.
     double temperature = 1.0;
     /// The conjugate prior of every arm (normal, beta or gamma, after the model).
     typename Model::conjugate_prior_type prior = Model::default_conjugate_prior();
@@ -51,8 +51,9 @@ class thompson {
 
   /// K arms with the default parameters.
   explicit thompson(Eigen::Index num_arms) : thompson(num_arms, params{}) {}
-  /// Throws std::invalid_argument naming the parameter and its value if K < 1, tau is not
-  /// finite and positive, the prior is invalid, or the warm-up is < 1.
+  /// Throws std::invalid_argument naming the parameter and its value if K < 1, tau is not in
+  /// [1e-100, 1e100], the prior is invalid, or the warm-up is < 1; std::length_error if K is
+  /// beyond bounds::state_doubles.
   thompson(Eigen::Index num_arms, const params& p, Model model = Model{})
       : params_(validated(num_arms, p)),
         posteriors_(static_cast<std::size_t>(num_arms), model.posterior(p.prior)),
@@ -82,7 +83,7 @@ class thompson {
     }
   }
 
-  /// Strong guarantee: validates (arm, finite reward, reward in the model's support), then
+  /// Strong guarantee: validates (arm, finite reward with |reward| <= 1e150, reward in the model's support), then
   /// updates one arm in O(1). The engine is not used.
   template <std::uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
@@ -116,7 +117,10 @@ class thompson {
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
-    detail::require_positive("temperature", p.temperature);
+    detail::require_state_size(
+        "thompson", num_arms,
+        static_cast<Eigen::Index>(sizeof(posterior_type) / sizeof(double)) + 6);
+    detail::require_scale("temperature", p.temperature);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;
   }

@@ -49,8 +49,8 @@ class ts_sa
     Eigen::Index warmup = 19;       ///< Omega >= 1: pulls of each arm before TS-SA starts
     Eigen::Index window = 27;       ///< B >= 1: recent rewards in the gradient
     Eigen::Index inner_steps = 1;   ///< N >= 1: LMC + SA iterations per update
-    double step_size = 0.532;       ///< h > 0: Langevin step (Alg. 1 line 8)
-    double temperature = 1.0;       ///< tau > 0: multiplies the sampling variance (line 4)
+    double step_size = 0.532;       ///< h in (0, 1e6]: Langevin step (line 8)
+    double temperature = 1.0;       ///< tau in [1e-100, 1e100]: sampling variance factor
     Schedule sa_schedule = Schedule::paper_default();  ///< gamma_n (line 9)
     /// Where a chain starts when its warm-up ends: the warm start (MAP) or a prior draw.
     initialisation init = initialisation::warm_start;
@@ -59,9 +59,11 @@ class ts_sa
   };
 
   /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
-  explicit ts_sa(Eigen::Index num_arms) : ts_sa(unit_features(num_arms), params{}) {}
-  /// K arms of the paper's setting with parameters p (checked: std::invalid_argument names the bad one).
-  ts_sa(Eigen::Index num_arms, const params& p) : ts_sa(unit_features(num_arms), p) {}
+  explicit ts_sa(Eigen::Index num_arms) : ts_sa(num_arms, params{}) {}
+  /// K arms with phi_a = 1. Throws std::length_error, before allocating, if the state (about
+  /// K (B + 9) doubles) is beyond bounds::state_doubles.
+  ts_sa(Eigen::Index num_arms, const params& p)
+      : ts_sa(unit_features(core::require_state(num_arms, 1, p.window)), p) {}
   /// features: d x K, column a is phi_a (non-zero, finite).
   ts_sa(Eigen::MatrixXd features, const params& p, Model model = Model{})
       : core(std::move(features), std::move(model), validated(p).window,

@@ -44,8 +44,8 @@ class ts_sgld
     Eigen::Index warmup = 1;        ///< Omega >= 1: pulls of each arm before sampling
     Eigen::Index batch_size = 32;   ///< mini-batch size drawn from the history (>= 1)
     Eigen::Index inner_steps = 1;   ///< N >= 1 SGLD steps per arm per round (appendix: 1)
-    double step_size = 0.1;         ///< h > 0, constant (see the header comment)
-    double temperature = 1.0;       ///< tau > 0: multiplies the posterior variance
+    double step_size = 0.1;         ///< h in (0, 1e6], constant (header comment)
+    double temperature = 1.0;       ///< tau in [1e-100, 1e100]: posterior variance factor
     /// Where a chain starts when its warm-up ends: the warm start (MAP) or a prior draw.
     initialisation init = initialisation::warm_start;
     normal_prior prior = default_prior<Model>();  ///< pi_a; its gradient is in the drift
@@ -53,9 +53,11 @@ class ts_sgld
   };
 
   /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
-  explicit ts_sgld(Eigen::Index num_arms) : ts_sgld(unit_features(num_arms), params{}) {}
-  /// K arms of the paper's setting with parameters p (checked: std::invalid_argument names the bad one).
-  ts_sgld(Eigen::Index num_arms, const params& p) : ts_sgld(unit_features(num_arms), p) {}
+  explicit ts_sgld(Eigen::Index num_arms) : ts_sgld(num_arms, params{}) {}
+  /// K arms with phi_a = 1. Throws std::length_error, before allocating, if the initial state
+  /// is beyond bounds::state_doubles.
+  ts_sgld(Eigen::Index num_arms, const params& p)
+      : ts_sgld(unit_features(core::require_state(num_arms, 1, p.batch_size)), p) {}
   /// features: d x K, column a is phi_a (non-zero, finite).
   ts_sgld(Eigen::MatrixXd features, const params& p, Model model = Model{})
       : core(std::move(features), std::move(model), validated(p).batch_size,

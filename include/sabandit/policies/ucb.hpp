@@ -22,7 +22,7 @@ class ucb {
  public:
   /// UCB's parameters, an aggregate for designated initialisers: `ucb(K, {.temperature = 0.5})`.
   struct params {
-    /// tau > 0: scale of the exploration bonus.
+    /// tau in [1e-100, 1e100]: scale of the exploration bonus.
     double temperature = 1.0;
     /// Pulls of every arm before the index is used (>= 1).
     Eigen::Index warmup = 1;
@@ -32,7 +32,8 @@ class ucb {
   explicit ucb(Eigen::Index num_arms) : ucb(num_arms, params{}) {}
 
   /// Throws std::invalid_argument naming the parameter and its value unless K >= 1,
-  /// temperature > 0 and warmup >= 1.
+  /// temperature is in [1e-100, 1e100] and warmup >= 1; std::length_error if K is beyond
+  /// bounds::state_doubles.
   ucb(Eigen::Index num_arms, const params& p)
       : params_(validated(num_arms, p)),
         stats_(num_arms),
@@ -58,7 +59,7 @@ class ucb {
   }
 
   /// Records one reward in O(1). Strong guarantee: an arm outside [0, K) (std::out_of_range)
-  /// or a non-finite reward (std::invalid_argument) throws before anything changes.
+  /// or a reward that is not finite or beyond |reward| <= 1e150 (std::invalid_argument) throws before anything changes.
   template <std::uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
     detail::require_arm(arm, num_arms());
@@ -74,7 +75,8 @@ class ucb {
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
-    detail::require_positive("temperature", p.temperature);
+    detail::require_state_size("ucb", num_arms, 6);
+    detail::require_scale("temperature", p.temperature);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;
   }

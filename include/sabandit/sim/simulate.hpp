@@ -7,6 +7,7 @@
 // a's rewards from stream (seed, r, arm_rewards + a), so the k-th pull of arm a in trial r is
 // the same reward whichever policy pulls it (common random numbers: policy comparisons are
 // paired), and the output is identical for any number of threads.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/checked.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/random/streams.hpp"
 #include "sabandit/sim/parallel.hpp"
@@ -55,13 +57,27 @@ inline void validate(const run_config& c) {
   require_at_least<Eigen::Index>("horizon (T)", c.horizon, 1);
   require_at_least<Eigen::Index>("trials (R)", c.trials, 1);
   require_at_least<Eigen::Index>("record_points", c.record_points, 1);
+  // The result holds two points x trials matrices and a few vectors of points: checked before
+  // allocating (std::length_error beyond bounds::state_doubles).
+  const Eigen::Index points = std::min(c.record_points, c.horizon);
+  const Eigen::Index trials = std::min<Eigen::Index>(c.trials, bounds::state_doubles + 1);
+  require_state_size("simulate()'s results (record_points x trials)", points, 2 * trials + 4,
+                     trials);
 }
 
-/// ceil(k T / P) for k = 1..P, without duplicates.
+/// ceil(k T / P) for k = 1..P, without duplicates, and without overflow: k T is split as
+/// k (T / P) P + k (T % P), and at most T points are kept (more would only repeat rounds).
 inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::Index points) {
+  points = std::min(points, horizon);
+  require_state_size("the recorded rounds", points, 1);
+  const Eigen::Index quotient = horizon / points;
+  const Eigen::Index remainder = horizon % points;
   std::vector<Eigen::Index> rounds;
+  rounds.reserve(static_cast<std::size_t>(points));
   for (Eigen::Index k = 1; k <= points; ++k) {
-    const Eigen::Index round = (k * horizon + points - 1) / points;
+    // k <= P <= 2^31 and T % P < P, so k (T % P) < 2^62 and k (T / P) <= T: no overflow.
+    const Eigen::Index round =
+        k * quotient + ceil_div(checked_mul(k, remainder, "recorded round"), points);
     if (round >= 1 && (rounds.empty() || round > rounds.back())) rounds.push_back(round);
   }
   return rounds;

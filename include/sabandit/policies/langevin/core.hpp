@@ -19,6 +19,7 @@
 // reward scale while the spread s_a is on the parameter scale, and since g is increasing
 // (RewardModel's requirement) argmax of the linear predictor is argmax of expected reward.
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -64,13 +65,14 @@ struct step_settings {
   double prior_weight;  ///< w: 0 for TS-SA (its target has no prior); 1/n for TS-SGLD
 };
 
-/// Checks the members every Langevin policy's params share, naming each.
+/// Checks the members every Langevin policy's params share, naming each: h in (0, 1e6],
+/// tau in [1e-100, 1e100], the prior (models/prior.hpp) and the warm start's options.
 template <class Params>
 void validate_common(const Params& p) {
   detail::require_at_least<Eigen::Index>("warmup (Omega)", p.warmup, 1);
   detail::require_at_least<Eigen::Index>("inner_steps (N)", p.inner_steps, 1);
-  detail::require_positive("step_size (h)", p.step_size);
-  detail::require_positive("temperature (tau)", p.temperature);
+  detail::require_step_size("step_size (h)", p.step_size);
+  detail::require_scale("temperature (tau)", p.temperature);
   detail::validate(p.prior, p.init == initialisation::prior);
   detail::validate(p.warm_start);
 }
@@ -100,7 +102,7 @@ class core {
   /// `source_size` is the window B or the batch size, passed to GradientSource(size, K).
   core(Eigen::MatrixXd features, Model model, Eigen::Index source_size, Averager averager,
        const core_settings& settings)
-      : phi_(validated_features(std::move(features))),
+      : phi_(validated_features(std::move(features), source_size)),
         theta_(Eigen::MatrixXd::Constant(phi_.rows(), phi_.cols(), settings.prior.mean)),
         phi_norm_(phi_.colwise().norm().transpose().array()),
         model_(std::move(model)),
@@ -119,6 +121,27 @@ class core {
 
   /// The gradient source (its windows or histories).
   [[nodiscard]] const GradientSource& source() const noexcept { return source_; }
+
+  /// Throws std::length_error if K arms in dimension d with a gradient source of `source_size`
+  /// need more than bounds::state_doubles doubles, before anything is allocated; returns K.
+  static Eigen::Index require_state(Eigen::Index num_arms, Eigen::Index dimension,
+                                    Eigen::Index source_size) {
+    // Per arm: phi, theta (d each), the norm, two statistics, three scores, the source's own;
+    // shared: four scratch vectors of d and the source's. Saturating: an overflow is "too big".
+    constexpr Eigen::Index big = std::numeric_limits<Eigen::Index>::max();
+    const auto mul = [](Eigen::Index x, Eigen::Index y) {
+      Eigen::Index r = 0;
+      return __builtin_mul_overflow(x, y, &r) ? big : r;
+    };
+    const auto add = [](Eigen::Index x, Eigen::Index y) {
+      Eigen::Index r = 0;
+      return __builtin_add_overflow(x, y, &r) ? big : r;
+    };
+    const Eigen::Index per_arm =
+        add(add(mul(dimension, 2), GradientSource::doubles_per_arm(source_size)), 6);
+    const Eigen::Index shared = add(mul(dimension, 4), GradientSource::shared_doubles(source_size));
+    return detail::require_state_size("a Langevin policy", num_arms, per_arm, shared);
+  }
 
   /// The next warm-up arm (round-robin), if some arm still lacks its Omega pulls.
   [[nodiscard]] std::optional<Eigen::Index> warm_up_arm() noexcept {
@@ -219,9 +242,10 @@ class core {
     throw std::domain_error("sabandit: the Langevin iterate of arm " + std::to_string(arm) +
                             " became non-finite; reduce step_size (h) or check the model");
   }
-  static Eigen::MatrixXd validated_features(Eigen::MatrixXd features) {
+  static Eigen::MatrixXd validated_features(Eigen::MatrixXd features, Eigen::Index source_size) {
     detail::require_at_least<Eigen::Index>("features.rows() (dimension d)", features.rows(), 1);
     detail::require_at_least<Eigen::Index>("features.cols() (num_arms K)", features.cols(), 1);
+    require_state(features.cols(), features.rows(), source_size);
     if (!features.allFinite())
       detail::throw_invalid("features", "non-finite entry", "must be finite");
     for (Eigen::Index a = 0; a < features.cols(); ++a) {

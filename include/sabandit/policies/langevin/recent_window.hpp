@@ -3,6 +3,7 @@
 // g = (1/m) sum_{i<m} grad log p(X_{n-i} | theta), m = min(n, B)). Constant memory, O(K B).
 // One of the two gradient sources a Langevin chain is composed from (langevin/core.hpp);
 // the other is TS-SGLD's uniform_minibatch.
+#include <limits>
 #include <random>
 
 #include <Eigen/Core>
@@ -17,6 +18,15 @@ class recent_window {
  public:
   /// `capacity` is B >= 1 (validated by the caller, which names the parameter).
   recent_window(Eigen::Index capacity, Eigen::Index num_arms) : windows_(capacity, num_arms) {}
+
+  /// Doubles allocated per arm: the window of B rewards, its sum, size and head.
+  [[nodiscard]] static Eigen::Index doubles_per_arm(Eigen::Index capacity) noexcept {
+    return capacity > std::numeric_limits<Eigen::Index>::max() - 3 ? capacity : capacity + 3;
+  }
+  /// Doubles allocated for all arms together: none.
+  [[nodiscard]] static Eigen::Index shared_doubles(Eigen::Index /*capacity*/) noexcept {
+    return 0;
+  }
 
   /// The windows themselves, for inspection (constant memory can be checked on them).
   [[nodiscard]] const reward_windows& windows() const noexcept { return windows_; }

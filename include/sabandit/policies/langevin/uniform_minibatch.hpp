@@ -24,6 +24,17 @@ class uniform_minibatch {
   /// Rewards per mini-batch.
   [[nodiscard]] Eigen::Index batch_size() const noexcept { return batch_.size(); }
 
+  /// Doubles allocated per arm at construction: an empty history (3 words). The history then
+  /// grows with the pulls, one double each; a failed growth throws std::bad_alloc and changes
+  /// nothing.
+  [[nodiscard]] static Eigen::Index doubles_per_arm(Eigen::Index /*batch_size*/) noexcept {
+    return 3;
+  }
+  /// Doubles allocated for all arms together: the mini-batch scratch.
+  [[nodiscard]] static Eigen::Index shared_doubles(Eigen::Index batch_size) noexcept {
+    return batch_size;
+  }
+
   /// Arm a's whole history, as an Eigen view (also what a warm start fits).
   [[nodiscard]] Eigen::Map<const Eigen::VectorXd> rewards(Eigen::Index arm) const noexcept {
     const auto& r = history_[static_cast<std::size_t>(arm)];
