@@ -22,10 +22,13 @@ concept SaSchedule = std::copy_constructible<S> && requires(const S& s, Eigen::I
 /// gamma_n = value for every n: an exponential moving average of the proposals.
 class constant_schedule {
  public:
+  /// gamma_n = value, finite and > 0 (and <= 1 for an SA weight: TS-SA checks).
   explicit constant_schedule(double value) : value_(value) {
     detail::require_positive("constant_schedule.value", value);
   }
+  /// gamma_n, the SA weight of the update after n pulls.
   [[nodiscard]] double operator()(Eigen::Index /*n*/) const noexcept { return value_; }
+  /// The constant.
   [[nodiscard]] double value() const noexcept { return value_; }
 
  private:
@@ -37,6 +40,7 @@ class constant_schedule {
 /// Robbins–Monro condition sum gamma_n = infinity needs alpha <= 1).
 class polynomial_decay {
  public:
+  /// gamma_n = c1 / (c2 n^alpha + c3); throws std::invalid_argument naming a bad coefficient.
   polynomial_decay(double c1, double c2, double c3, double alpha)
       : c1_(c1), c2_(c2), c3_(c3), alpha_(alpha) {
     detail::require_positive("polynomial_decay.c1", c1);
@@ -54,6 +58,7 @@ class polynomial_decay {
   /// gamma_n = 1/n: SA becomes the running mean.
   [[nodiscard]] static polynomial_decay harmonic() { return {1.0, 1.0, 0.0, 1.0}; }
 
+  /// gamma_n, the SA weight of the update after n pulls.
   [[nodiscard]] double operator()(Eigen::Index n) const noexcept {
     // n^alpha as exp(alpha ln n): about half the cost of glibc's correctly rounded pow (which
     // was a fifth of a TS-SA round, measured with perf), within a few ulps of it.
@@ -62,9 +67,13 @@ class polynomial_decay {
     return c1_ / (c2_ * power + c3_);
   }
 
+  /// The numerator c1.
   [[nodiscard]] double c1() const noexcept { return c1_; }
+  /// The coefficient c2 of n^alpha.
   [[nodiscard]] double c2() const noexcept { return c2_; }
+  /// The offset c3.
   [[nodiscard]] double c3() const noexcept { return c3_; }
+  /// The exponent alpha.
   [[nodiscard]] double alpha() const noexcept { return alpha_; }
 
  private:
@@ -76,9 +85,11 @@ class polynomial_decay {
 /// the chain by about one unit of Langevin time whatever n is.
 class horizon_schedule {
  public:
+  /// The analysis' schedule for a known horizon T >= 1.
   explicit horizon_schedule(Eigen::Index horizon) : horizon_(horizon) {
     detail::require_at_least<Eigen::Index>("horizon_schedule.horizon", horizon, 1);
   }
+  /// gamma_n, the SA weight of the update after n pulls.
   [[nodiscard]] double operator()(Eigen::Index /*n*/) const noexcept {
     return 1.0 / static_cast<double>(horizon_);
   }

@@ -4,22 +4,29 @@
 
 namespace sabandit {
 
+/// Per-arm pull counts and reward sums (raw sums: with rewards bounded by 1e150 they cannot overflow).
 class arm_statistics {
  public:
+  /// K arms, none pulled.
   explicit arm_statistics(Eigen::Index num_arms)
       : count_(Eigen::ArrayXd::Zero(num_arms)), sum_(Eigen::ArrayXd::Zero(num_arms)) {}
 
+  /// Records one reward of `arm` (unchecked: policies validate first).
   void add(Eigen::Index arm, double reward) noexcept {
     count_(arm) += 1.0;
     sum_(arm) += reward;
     ++total_;
   }
 
+  /// K.
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return count_.size(); }
   /// Pulls of each arm (as doubles: they enter floating-point formulas directly).
   [[nodiscard]] const Eigen::ArrayXd& counts() const noexcept { return count_; }
+  /// Reward sums of each arm.
   [[nodiscard]] const Eigen::ArrayXd& sums() const noexcept { return sum_; }
+  /// Pulls of `arm`.
   [[nodiscard]] double count(Eigen::Index arm) const noexcept { return count_(arm); }
+  /// Mean reward of `arm` (NaN before its first pull).
   [[nodiscard]] double mean(Eigen::Index arm) const noexcept { return sum_(arm) / count_(arm); }
   /// Total pulls so far: t - 1 at round t.
   [[nodiscard]] long long total() const noexcept { return total_; }

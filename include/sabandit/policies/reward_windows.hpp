@@ -5,16 +5,21 @@
 
 namespace sabandit {
 
+/// The last B rewards of each arm, with running sums (TS-SA's gradient window).
 class reward_windows {
  public:
+  /// B = `capacity` slots for each of K arms, all empty.
   reward_windows(Eigen::Index capacity, Eigen::Index num_arms)
       : buffer_(Eigen::MatrixXd::Zero(capacity, num_arms)),
         sum_(Eigen::ArrayXd::Zero(num_arms)),
         size_(Eigen::Array<Eigen::Index, Eigen::Dynamic, 1>::Zero(num_arms)),
         head_(Eigen::Array<Eigen::Index, Eigen::Dynamic, 1>::Zero(num_arms)) {}
 
+  /// B.
   [[nodiscard]] Eigen::Index capacity() const noexcept { return buffer_.rows(); }
+  /// Rewards held for `arm` (min(pulls, B)).
   [[nodiscard]] Eigen::Index size(Eigen::Index arm) const noexcept { return size_(arm); }
+  /// Mean of the rewards held for `arm`, from the running sum: O(1).
   [[nodiscard]] double mean(Eigen::Index arm) const noexcept {
     return sum_(arm) / static_cast<double>(size_(arm));
   }
@@ -28,13 +33,18 @@ class reward_windows {
 
   /// What one push changes in one arm's window, so that a failed step can undo it.
   struct checkpoint {
-    Eigen::Index size, head, slot;
-    double sum, slot_value;
+    Eigen::Index size;   ///< the window's length before the push
+    Eigen::Index head;   ///< its oldest slot before the push
+    Eigen::Index slot;   ///< the slot the push writes
+    double sum;          ///< the running sum before the push
+    double slot_value;   ///< the value the push overwrites
   };
+  /// What the next push(arm, x) will change.
   [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept {
     const Eigen::Index slot = size_(arm) < capacity() ? size_(arm) : head_(arm);
     return {size_(arm), head_(arm), slot, sum_(arm), buffer_(slot, arm)};
   }
+  /// Undoes the pushes since save(arm) (at most one).
   void restore(Eigen::Index arm, const checkpoint& saved) noexcept {
     size_(arm) = saved.size;
     head_(arm) = saved.head;
@@ -42,6 +52,7 @@ class reward_windows {
     buffer_(saved.slot, arm) = saved.slot_value;
   }
 
+  /// Adds a reward, overwriting the oldest once the window is full.
   void push(Eigen::Index arm, double reward) noexcept {
     if (size_(arm) < capacity()) {
       buffer_(size_(arm), arm) = reward;
