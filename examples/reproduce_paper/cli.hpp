@@ -17,6 +17,7 @@
 
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/models.hpp"
+#include "reproduce_paper/study.hpp"
 
 namespace repro {
 
@@ -82,6 +83,26 @@ inline CLI::Option* add_positive_real(CLI::App& app, const std::string& names, d
   return option;
 }
 
+/// An option whose value is one of `choices`; anything else is "NAME must be A, B or C (got 'x')".
+inline CLI::Option* add_choice(CLI::App& app, const std::string& name, std::string& value,
+                               const std::string& help, const std::vector<std::string>& choices) {
+  std::string list;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
+  }
+  CLI::Validator check(
+      [name, choices, list](std::string& input) -> std::string {
+        for (const auto& c : choices) {
+          if (input == c) return {};
+        }
+        throw usage_error(name + " must be " + list + " (got '" + input + "')");
+      },
+      "", "");
+  auto* option = app.add_option(name, value, help)->check(check)->capture_default_str();
+  option->type_name(list);
+  return option;
+}
+
 /// Options every job has. The output folder's default is set first, so that --help shows it.
 inline void add_common(CLI::App& app, common_options& c, const char* out_folder, Eigen::Index& horizon) {
   c.out = out_folder;
@@ -117,11 +138,32 @@ inline void print_grid_summary(std::ostream& out, const char* job, const std::st
   }
 }
 
+/// A job's subcommand with --version and the options every job has.
+inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description,
+                         common_options& common, const char* out_folder, Eigen::Index& horizon);
+
 inline std::string version_text() {
   return std::string("reproduce_paper (sabandit ") + SABANDIT_VERSION_STRING + ")";
 }
 
 inline void add_version(CLI::App& app) { app.set_version_flag("--version", version_text(), "Print the version and exit"); }
+
+inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description,
+                         common_options& common, const char* out_folder, Eigen::Index& horizon) {
+  auto* job = app.add_subcommand(name, description);
+  add_version(*job);
+  add_common(*job, common, out_folder, horizon);
+  return job;
+}
+
+/// add_job with --trials (-R), at least `min_trials`.
+inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description,
+                         common_options& common, const char* out_folder, Eigen::Index& horizon, Eigen::Index& trials,
+                         const std::string& trials_help, long long min_trials = 1) {
+  auto* job = add_job(app, name, description, common, out_folder, horizon);
+  add_integer(*job, "--trials,-R", trials, trials_help, min_trials);
+  return job;
+}
 
 }  // namespace cli_detail
 
@@ -136,47 +178,54 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
 
   figure1_options fig;
   std::string params_file;
-  auto* figure1 = app.add_subcommand("figure1", "Figure 1: {SGR, MGR} x gap {0.1, 0.5} x K {10, 50}, five policies");
-  add_version(*figure1);
-  add_common(*figure1, fig.common, "results/figure1", fig.horizon);
-  add_integer(*figure1, "--trials,-R", fig.trials, "Trials per setting", 1);
+  auto* figure1 = add_job(app, "figure1", "Figure 1: {SGR, MGR} x gap {0.1, 0.5} x K {10, 50}, five policies",
+                          fig.common, "results/figure1", fig.horizon, fig.trials, "Trials per setting");
   figure1->add_option("--params", params_file,
-                      "Parameter file (as written by figure1 or tune: every parameter of every policy)");
+                      "Parameter file (as written by figure1 or tune: every parameter of every policy, "
+                      "and optional [K = INT, gap = REAL] sections for settings of their own)");
 
   ablation_options abl;
-  auto* ablation = app.add_subcommand("ablation", "TS-SA ablations around the appendix's default configuration");
-  add_version(*ablation);
-  add_common(*ablation, abl.common, "results/ablation", abl.horizon);
-  add_integer(*ablation, "--trials,-R", abl.trials, "Trials per value", 1);
+  auto* ablation = add_job(app, "ablation", "TS-SA ablations around the appendix's default configuration",
+                           abl.common, "results/ablation", abl.horizon, abl.trials, "Trials per value");
 
   tune_options tun;
   std::string env_name = "SGR";
-  auto* tune = app.add_subcommand("tune", "Standardized tuning: the same search budget for every policy");
-  add_version(*tune);
-  add_common(*tune, tun.common, "results/tune", tun.horizon);
-  tune->add_option("--env", env_name, "Setting to tune on: SGR or MGR")
-      ->check(CLI::Validator(
-          [](std::string& input) -> std::string {
-            if (input != "SGR" && input != "MGR") throw usage_error("--env must be SGR or MGR (got '" + input + "')");
-            return {};
-          },
-          "", ""))
-      ->capture_default_str();
+  auto* tune = add_job(app, "tune", "Standardized tuning: the same search budget for every policy and setting",
+                       tun.common, "results/tune", tun.horizon);
+  add_choice(*tune, "--env", env_name, "Reward model tuned on", {"SGR", "MGR"});
+  std::string protocol = "single";
+  add_choice(*tune, "--protocol", protocol,
+             "single: tune on --env, --arms, --gap only; paper: one search per (K, gap) of Figure 1 "
+             "on --env, as the appendix does (SGR and MGR share it)",
+             {"single", "paper"});
+  std::string space = "h-alpha";
+  add_choice(*tune, "--ts-sa-space", space,
+             "TS-SA's tuned parameters: h-alpha (the appendix), h-tau (the Experiments section), "
+             "wide (h, alpha, tau, N, B, Omega)",
+             {"h-alpha", "h-tau", "wide"});
   add_integer(*tune, "--arms,-K", tun.where.arms, "Arms", 2, 100000);
   add_positive_real(*tune, "--gap", tun.where.gap, "Gap between the best and the other means");
   add_integer(*tune, "--configs", tun.configs, "Random configurations per policy", 1);
   add_integer(*tune, "--initial-trials", tun.initial_trials, "Trials per configuration at the first rung", 1);
   add_integer(*tune, "--eta", tun.eta, "Halving factor", 2, 100);
   add_integer(*tune, "--rungs", tun.rungs, "Halving rungs", 1);
-  add_integer(*tune, "--eval-trials", tun.eval_trials, "Trials of the final evaluation (disjoint seeds)", 1);
+  add_integer(*tune, "--eval-trials", tun.eval_trials,
+              "Trials of the evaluation on each tuned setting (the evaluation seed); 0: none", 0);
 
   models_options mod;
-  auto* models = app.add_subcommand(
-      "models", "Bernoulli and Poisson bandits: {Bernoulli, Poisson} x gap {0.1, 0.5} x K {10, 50}, "
-                "seven policies and the Lai-Robbins bound");
-  add_version(*models);
-  add_common(*models, mod.common, "results/models", mod.horizon);
-  add_integer(*models, "--trials,-R", mod.trials, "Trials per setting", 1);
+  auto* models = add_job(app, "models",
+                         "Bernoulli and Poisson bandits: {Bernoulli, Poisson} x gap {0.1, 0.5} x K {10, 50}, "
+                         "eight policies and the Lai-Robbins bound",
+                         mod.common, "results/models", mod.horizon, mod.trials, "Trials per setting");
+
+  study_options stu;
+  auto* study = add_job(app, "study",
+                        "Why TS-SA loses with the appendix's defaults (docs/ts-sa-study.md): sweeps and failure "
+                        "modes on tuning seeds, the preset's selection, and its evaluation on --seed",
+                        stu.common, "results/study", stu.horizon, stu.trials, "Trials per cell", 2);
+  add_integer(*study, "--trial-points", stu.trial_points, "Rounds recorded per trial (the per-trial plot)", 1, 100000);
+  study->add_option("--tuned", stu.tuned_params,
+                    "tune --protocol paper's tuned_params.txt: adds the per-setting tuned TS-SA to the evaluation");
 
   const auto usage = [&](const std::string& message) {
     err << "reproduce_paper: " << message << "\nRun with --help for more information.\n";
@@ -191,7 +240,7 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
     if (error.get_exit_code() != 0 && app.get_subcommands().empty()) {
       const auto rest = app.remaining();
       if (!rest.empty() && !rest.front().empty() && rest.front().front() != '-') {
-        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune, models");
+        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune, models, study");
       }
     }
     return app.exit(error, out, err) == 0 ? 0 : 2;  // 0: --help, --version
@@ -204,7 +253,7 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
     };
     char line[512];
     if (figure1->parsed()) {
-      if (!params_file.empty()) fig.params = suite_params::from_file(params_file);
+      if (!params_file.empty()) fig.params = grid_params::from_file(params_file);
       const auto result = run_figure1(fig);
       print_grid_summary(out, "figure1", result.table, result.policy_rounds, wall(), fig.common,
                          policy_names, result.seconds_per_policy);
@@ -216,9 +265,20 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
       out << run_ablation(abl) << '\n';
       std::snprintf(line, sizeof line, "ablation: %.2f s wall; outputs in ", wall());
       out << line << abl.common.out.string() << '\n';
+    } else if (study->parsed()) {
+      const auto result = run_study(stu);
+      out << result.table << '\n';
+      std::snprintf(line, sizeof line, "study: %.2f s wall; outputs in ", wall());
+      out << line << stu.common.out.string() << "; chosen candidate: " << result.chosen << '\n';
     } else if (tune->parsed()) {
       tun.where.mixture = env_name == "MGR";
-      out << run_tune(tun) << '\n';
+      tun.per_setting = protocol == "paper";
+      if (tun.per_setting && (tune->count("--arms") + tune->count("--gap")) > 0) {
+        return usage("--arms and --gap choose the one setting of --protocol single; --protocol paper "
+                     "tunes every (K, gap) of Figure 1");
+      }
+      tun.space = space == "h-tau" ? ts_sa_space::h_tau : space == "wide" ? ts_sa_space::wide : ts_sa_space::h_alpha;
+      out << run_tune(tun).table << '\n';
       std::snprintf(line, sizeof line, "tune: %.2f s wall; outputs in ", wall());
       out << line << tun.common.out.string() << " (rerun figure1 with --params "
           << (tun.common.out / "tuned_params.txt").string() << ")\n";

@@ -119,7 +119,7 @@ struct figure1_options {
   Eigen::Index horizon = 10'000;
   Eigen::Index trials = 50;
   std::vector<setting> grid = figure1_grid();
-  suite_params params;
+  grid_params params;  ///< per-setting sections optional (tune --protocol paper writes them)
 };
 
 /// A Figure 1 plot: regret with its +-1 s.e. band above; below, each policy's regret minus
@@ -150,7 +150,8 @@ struct figure1_result {
 inline figure1_result run_figure1(const figure1_options& o) {
   const auto runs = static_cast<long long>(o.grid.size() * policy_names.size());
   const long long policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
-  o.params.validate();
+  o.params.base.validate();
+  o.params.require_sections_in(o.grid);
   output_set outputs(o.common.out);  // --out is writable, or we stop here
 
   const auto config = grid_config(o.common, o.horizon, o.trials);
@@ -166,7 +167,7 @@ inline figure1_result run_figure1(const figure1_options& o) {
     for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
       const auto& policy = policy_names[pi];
       const double started = bar.seconds();
-      curves.push_back(run_policy(policy, o.params, where, config, bar.hook()));
+      curves.push_back(run_policy(policy, o.params.at(where), where, config, bar.hook()));
       const auto& curve = curves.back();
       result.seconds_per_policy[pi] += bar.seconds() - started;
       std::ostringstream rows;
@@ -293,22 +294,53 @@ inline std::string run_ablation(const ablation_options& o) {
 
 // ------------------------------------------------------------------------------------- tune
 
+/// TS-SA's search space in the tune job. The paper names two: its Experiments section tunes
+/// "the SGLD step size h and temperature tau", its appendix ("Additional Experimental Details")
+/// "the SGLD step size and the SA coefficient alpha". The wide one is sabandit's: every
+/// parameter the appendix's sensitivity study varies except c1, c2, c3.
+enum class ts_sa_space { h_alpha, h_tau, wide };
+
+inline const char* space_name(ts_sa_space space) {
+  switch (space) {
+    case ts_sa_space::h_alpha: return "h-alpha";
+    case ts_sa_space::h_tau: return "h-tau";
+    case ts_sa_space::wide: return "wide";
+  }
+  return "?";
+}
+
 struct tune_options {
   common_options common;
-  setting where{false, 0.5, 10};
+  setting where{false, 0.5, 10};     ///< --protocol single: the setting tuned on
+  bool per_setting = false;          ///< --protocol paper: one search per (K, gap) of Figure 1
+  ts_sa_space space = ts_sa_space::h_alpha;
   Eigen::Index horizon = 10'000;
   Eigen::Index configs = 27;         ///< random configurations per policy (rung 0)
   Eigen::Index initial_trials = 4;   ///< trials per configuration at rung 0
   Eigen::Index eta = 3;              ///< keep the best 1/eta, give them eta times the trials
   Eigen::Index rungs = 3;
-  Eigen::Index eval_trials = 50;
+  Eigen::Index eval_trials = 50;     ///< 0: no evaluation here (figure1 --params does it)
 };
 
-/// A tunable parameter: name, range, and whether it is searched on a log scale.
+/// The settings a tune run searches: the one of --protocol single, or, for --protocol paper,
+/// each (K, gap) of Figure 1 on the reward model of `o.where` (SGR unless --env MGR): the
+/// appendix tunes per K in {10, 50} and gap in {0.1, 0.5}.
+inline std::vector<setting> tuning_settings(const tune_options& o) {
+  if (!o.per_setting) return {o.where};
+  std::vector<setting> settings;
+  for (const auto& s : figure1_grid()) {
+    if (s.mixture == o.where.mixture) settings.push_back(s);
+  }
+  return settings;
+}
+
+/// A tunable parameter: name, range, whether it is searched on a log scale, and whether it is
+/// an integer (rounded after drawing).
 struct dimension {
   std::string key;
   double low, high;
   bool log_scale;
+  bool integer = false;
 };
 
 /// Successive halving's rungs: configurations alive and trials for each of them.
@@ -339,111 +371,187 @@ inline long long search_trials(const std::vector<rung>& plan) {
   return budget;
 }
 
-/// The parameters the paper tunes for each policy (Experiments, "standardized tuning").
-inline std::vector<dimension> search_space(const std::string& policy) {
+/// The parameters tuned for each policy: the baselines' are the appendix's ("Baseline
+/// Implementation": UCB tau; TS tau; eps-TS tau and epsilon; TS-SGLD h and tau), TS-SA's
+/// depend on `space`. Ranges: tau log-uniform in [0.01, 10]; TS-SA's h in [0.01, 10] (wider
+/// than a plain Langevin chain's stable h < 2 sigma^2, because line 9's average moves the iterate
+/// by gamma_n h, about 0.011 h at n = 19 with the appendix's schedule); alpha uniform in
+/// [0.5, 1], the exponents for which sum gamma_n = infinity and sum gamma_n^2 < infinity
+/// (Robbins and Monro's conditions); the wide space's N in [1, 20], B in [1, 100] and Omega in
+/// [1, 50], log-uniform integers, bracket the appendix's ablation values.
+inline std::vector<dimension> search_space(const std::string& policy, ts_sa_space space) {
   const dimension tau{policy + ".tau", 0.01, 10.0, true};
-  if (policy == "TS-SA") return {tau, {"TS-SA.h", 0.01, 2.0, true}};
+  if (policy == "TS-SA") {
+    const dimension h{"TS-SA.h", 0.01, 10.0, true};
+    const dimension alpha{"TS-SA.alpha", 0.5, 1.0, false};
+    if (space == ts_sa_space::h_tau) return {h, tau};
+    if (space == ts_sa_space::h_alpha) return {h, alpha};
+    return {h, alpha, tau, {"TS-SA.N", 1, 20, true, true}, {"TS-SA.B", 1, 100, true, true},
+            {"TS-SA.Omega", 1, 50, true, true}};
+  }
   if (policy == "TS-SGLD") return {tau, {"TS-SGLD.h", 0.001, 1.0, true}};
   if (policy == "eps-TS") return {tau, {"eps-TS.epsilon", 0.0, 0.5, false}};
   return {tau};
 }
 
-/// Random search with successive halving (Jamieson & Talwalkar 2016), the same budget for every
-/// policy: `configs` random points, each rung keeps the best 1/eta on `eta` times the trials.
-/// Random search is robust with one or two dimensions, and halving spends most trials on the
-/// promising points. Tuning seeds are streams of (seed, 1, tuning), evaluation uses `seed`
-/// itself: the two never share a trial.
-inline std::string run_tune(const tune_options& o) {
+/// "h = 0.5, alpha = 0.7": the tuned values of one policy, as the tables show them.
+inline std::string tuned_text(const suite_params& params, const std::vector<dimension>& space) {
+  std::string text;
+  for (const auto& d : space) {
+    char cell[64];
+    std::snprintf(cell, sizeof cell, "%s%s = %.4g", text.empty() ? "" : ", ",
+                  d.key.substr(d.key.find('.') + 1).c_str(), params.get(d.key));
+    text += cell;
+  }
+  return text;
+}
+
+/// The winner of one policy's search on one setting, with its score on the final rung.
+struct search_result {
+  suite_params params;
+  double final_rung_regret = 0.0;
+  Eigen::Index final_rung_trials = 0;
+};
+
+/// Random search with successive halving (Jamieson & Talwalkar 2016) for one policy on one
+/// setting: `configs` random points, each rung keeps the best 1/eta on `eta` times the trials.
+/// Appends one log row per evaluated configuration to `log`.
+template <class Hook>
+search_result search_policy(const tune_options& o, std::size_t policy_index, const setting& where,
+                            std::uint64_t tuning_seed, std::uint64_t tuning_role, Hook hook,
+                            std::string& log) {
+  const auto& policy = policy_names[policy_index];
+  const auto plan = halving_plan(o);
+  const auto space = search_space(policy, o.space);
+  auto sampler = sabandit::make_stream(o.common.seed, policy_index, tuning_role);
+  std::vector<suite_params> candidates(static_cast<std::size_t>(o.configs));
+  for (auto& c : candidates) {
+    for (const auto& d : space) {
+      const double u = sabandit::uniform01(sampler);
+      const double value = d.log_scale ? std::exp(std::log(d.low) + u * (std::log(d.high) - std::log(d.low)))
+                                       : d.low + u * (d.high - d.low);
+      if (d.integer) {
+        c.set_text(d.key, std::to_string(std::lround(value)));
+      } else {
+        c.set(d.key, value);
+      }
+    }
+  }
+  std::vector<std::size_t> alive(candidates.size());
+  std::iota(alive.begin(), alive.end(), 0);
+  search_result result;
+  for (std::size_t rung = 0; rung < plan.size(); ++rung) {
+    const Eigen::Index trials = plan[rung].trials;
+    std::vector<std::pair<double, std::size_t>> scores;
+    for (std::size_t c : alive) {
+      const sabandit::run_config config{.horizon = o.horizon, .trials = trials, .seed = tuning_seed,
+                                        .threads = o.common.threads, .record_points = 1};
+      const double regret = run_policy(policy, candidates[c], where, config, hook).final_regret();
+      scores.emplace_back(regret, c);
+      char row[256];
+      std::snprintf(row, sizeof row, "%s,%s,%lld,%zu,%lld,%.6f,", where.id().c_str(), policy.c_str(),
+                    static_cast<long long>(rung), c, static_cast<long long>(trials), regret);
+      log += row;
+      for (std::size_t i = 0; i < space.size(); ++i) {
+        log += (i ? ";" : "") + space[i].key + "=" + candidates[c].get_text(space[i].key);
+      }
+      log += "\n";
+    }
+    std::stable_sort(scores.begin(), scores.end());  // ties keep candidate order
+    const auto keep = static_cast<std::size_t>(rung + 1 < plan.size() ? plan[rung + 1].configs : 1);
+    alive.clear();
+    for (std::size_t i = 0; i < keep; ++i) alive.push_back(scores[i].second);
+    result.final_rung_regret = scores.front().first;
+    result.final_rung_trials = trials;
+  }
+  result.params = candidates[alive.front()];
+  return result;
+}
+
+struct tune_result {
+  std::string table;   ///< Markdown: per setting and policy, the tuned values and their scores
+  grid_params tuned;   ///< what tuned_params.txt holds
+};
+
+/// The tune job: for each setting of tuning_settings(), every policy searched with the same
+/// budget (search_policy). Tuning seeds are streams of (seed, 1, tuning), evaluation uses `seed`
+/// itself, as figure1 does: the two never share a trial. Random search is robust with one or two
+/// dimensions, and halving spends most trials on the promising points.
+inline tune_result run_tune(const tune_options& o) {
   constexpr std::uint64_t tuning_role = 0x7475'6e65;  // "tune"
   const std::uint64_t tuning_seed = sabandit::stream_key(o.common.seed, 1, tuning_role);
   const auto plan = halving_plan(o);
+  const auto settings = tuning_settings(o);
   const auto policies = static_cast<long long>(policy_names.size());
   const std::string budget_options = "the tuning budget (--configs, --initial-trials, --eta, --rungs, --eval-trials)";
   const long long all_trials = checked_mul(
-      checked_add(search_trials(plan), o.eval_trials, budget_options), policies, budget_options);
+      checked_mul(checked_add(search_trials(plan), o.eval_trials, budget_options), policies, budget_options),
+      static_cast<long long>(settings.size()), budget_options);
   (void)checked_mul(all_trials, o.horizon, budget_options + " x --horizon (T)");
   check_run_size(o.horizon, 1);
   output_set outputs(o.common.out);
   progress bar("tune", all_trials);
-  suite_params best;
-  std::string log = "policy,rung,config,trials,mean_final_regret,parameters\n";
-  std::string log_rows;
-  for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
-    const auto& policy = policy_names[pi];
-    const auto space = search_space(policy);
-    auto sampler = sabandit::make_stream(o.common.seed, pi, tuning_role);
-    std::vector<suite_params> candidates(static_cast<std::size_t>(o.configs));
-    for (auto& c : candidates) {
-      for (const auto& d : space) {
-        const double u = sabandit::uniform01(sampler);
-        c.set(d.key, d.log_scale ? std::exp(std::log(d.low) + u * (std::log(d.high) - std::log(d.low)))
-                                 : d.low + u * (d.high - d.low));
-      }
-    }
-    std::vector<std::size_t> alive(candidates.size());
-    std::iota(alive.begin(), alive.end(), 0);
-    for (std::size_t rung = 0; rung < plan.size(); ++rung) {
-      const Eigen::Index trials = plan[rung].trials;
-      std::vector<std::pair<double, std::size_t>> scores;
-      for (std::size_t c : alive) {
-        const sabandit::run_config config{.horizon = o.horizon, .trials = trials, .seed = tuning_seed,
-                                          .threads = o.common.threads, .record_points = 1};
-        const double regret =
-            run_policy(policy, candidates[c], o.where, config, bar.hook()).final_regret();
-        scores.emplace_back(regret, c);
-        char row[256];
-        std::snprintf(row, sizeof row, "%s,%lld,%zu,%lld,%.6f,", policy.c_str(),
-                      static_cast<long long>(rung), c, static_cast<long long>(trials), regret);
-        log_rows += row;
-        for (std::size_t i = 0; i < space.size(); ++i) {
-          char cell[64];
-          std::snprintf(cell, sizeof cell, "%s%s=%.6g", i ? ";" : "", space[i].key.c_str(),
-                        candidates[c].get(space[i].key));
-          log_rows += cell;
-        }
-        log_rows += "\n";
-      }
-      std::stable_sort(scores.begin(), scores.end());  // ties keep candidate order
-      const auto keep =
-          static_cast<std::size_t>(rung + 1 < plan.size() ? plan[rung + 1].configs : 1);
-      alive.clear();
-      for (std::size_t i = 0; i < keep; ++i) alive.push_back(scores[i].second);
-    }
-    for (const auto& d : space) best.set(d.key, candidates[alive.front()].get(d.key));
-  }
-  // Evaluation on disjoint seeds.
+
+  tune_result result;
+  std::string log = "setting,policy,rung,config,trials,mean_final_regret,parameters\n";
   std::ostringstream table;
-  table << "| policy | tuned parameters | final regret (mean ± s.e.) |\n|---|---|---|\n";
-  const sabandit::run_config eval{.horizon = o.horizon, .trials = o.eval_trials,
-                                  .seed = o.common.seed, .threads = o.common.threads,
-                                  .record_points = 1};
-  for (const auto& policy : policy_names) {
-    const auto curve = run_policy(policy, best, o.where, eval, bar.hook());
-    std::string tuned;
-    for (const auto& d : search_space(policy)) {
-      char cell[64];
-      std::snprintf(cell, sizeof cell, "%s%s = %.4g", tuned.empty() ? "" : ", ",
-                    d.key.substr(d.key.find('.') + 1).c_str(), best.get(d.key));
-      tuned += cell;
+  table << "| setting | policy | tuned parameters | tuning seeds: mean regret of the winner (final rung) |"
+        << (o.eval_trials > 0 ? " evaluation seed: mean ± s.e. |" : "") << "\n|---|---|---|---|"
+        << (o.eval_trials > 0 ? "---|" : "") << "\n";
+  const sabandit::run_config eval{.horizon = o.horizon, .trials = std::max<Eigen::Index>(o.eval_trials, 1),
+                                  .seed = o.common.seed, .threads = o.common.threads, .record_points = 1};
+  for (const auto& where : settings) {
+    suite_params best;
+    std::vector<search_result> winners;
+    for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
+      winners.push_back(search_policy(o, pi, where, tuning_seed, tuning_role, bar.hook(), log));
+      for (const auto& d : search_space(policy_names[pi], o.space)) {
+        best.set_text(d.key, winners.back().params.get_text(d.key));
+      }
     }
-    table << "| " << policy << " | " << tuned << " | "
-          << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error()) << " |\n";
+    const setting_key key{where.arms, where.gap};
+    if (o.per_setting) {
+      result.tuned.set_section(key, best);
+    } else {
+      result.tuned.base = best;
+    }
+    for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
+      const auto& policy = policy_names[pi];
+      table << "| " << (o.per_setting ? key.header().substr(1, key.header().size() - 2) : where.title())
+            << " | " << policy << " | " << tuned_text(best, search_space(policy, o.space)) << " | "
+            << format("%.1f (%.0f trials)", winners[pi].final_rung_regret,
+                      static_cast<double>(winners[pi].final_rung_trials))
+            << " |";
+      if (o.eval_trials > 0) {
+        const auto curve = run_policy(policy, best, where, eval, bar.hook());
+        table << ' ' << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error()) << " |";
+      }
+      table << '\n';
+    }
   }
-  char footer[300];
+  const std::string evaluated =
+      o.eval_trials > 0 ? "; evaluated on " + std::to_string(static_cast<long long>(o.eval_trials)) +
+                              " trials of seed " + std::to_string(o.common.seed) + ", the setting's own"
+                        : "; figure1 --params tuned_params.txt evaluates them on seed " + std::to_string(o.common.seed);
+  char footer[600];
   std::snprintf(footer, sizeof footer,
-                "\nTuned on %s, T = %lld: %lld random configurations, successive halving "
-                "(eta = %lld, %lld rungs, %lld trials at rung 0) on tuning seeds; evaluated on "
-                "%lld trials of seed %llu.\n",
-                o.where.title().c_str(), static_cast<long long>(o.horizon),
-                static_cast<long long>(o.configs), static_cast<long long>(o.eta),
-                static_cast<long long>(o.rungs), static_cast<long long>(o.initial_trials),
-                static_cast<long long>(o.eval_trials), static_cast<unsigned long long>(o.common.seed));
-  table << footer;
-  outputs.write("tune.csv", log + log_rows);
-  outputs.write("tuned_params.txt", best.to_text());
+                "\n%s on %s, T = %lld, TS-SA space %s: for each policy and setting %lld random "
+                "configurations, successive halving (eta = %lld, %lld rungs, %lld trials at rung 0; "
+                "%lld trials per policy and setting) on tuning seeds (derived from seed %llu, "
+                "disjoint from it)",
+                o.per_setting ? "Tuned per (K, gap)" : "Tuned",
+                o.per_setting ? (o.where.mixture ? "MGR" : "SGR") : o.where.title().c_str(),
+                static_cast<long long>(o.horizon), space_name(o.space), static_cast<long long>(o.configs),
+                static_cast<long long>(o.eta), static_cast<long long>(o.rungs),
+                static_cast<long long>(o.initial_trials), search_trials(plan),
+                static_cast<unsigned long long>(o.common.seed));
+  table << footer << evaluated << ".\n";
+  outputs.write("tune.csv", log);
+  outputs.write("tuned_params.txt", result.tuned.to_text());
   outputs.write("tune.md", table.str());
   outputs.commit();
-  return table.str();
+  result.table = table.str();
+  return result;
 }
 
 }  // namespace repro

@@ -158,6 +158,10 @@ void for_each_model_policy(Eigen::Index arms, Visit visit) {
   const auto sa_glm_params = ts_sa_glm_setting<Model>();
   visit("TS-SA (sabandit GLM setting)", describe<Model>(sa_glm_params),
         [=](Eigen::Index) { return ts_sa<Model>(unit_features(arms), sa_glm_params); });
+  // The Gaussian preset, not retuned for these models (issue 11: "without retuning").
+  const auto sa_robust_params = ts_sa<Model>::params::robust();
+  visit("TS-SA (sabandit robust preset)", describe<Model>(sa_robust_params),
+        [=](Eigen::Index) { return ts_sa<Model>(unit_features(arms), sa_robust_params); });
 }
 
 /// The job's policies in legend order, from the registry.
@@ -180,6 +184,12 @@ inline series styled_series(const std::string& policy, const sabandit::regret_cu
   if (policy == "TS-SA (sabandit GLM setting)") {
     auto s = to_series(policy, curve, {"#E69F00", 1, 3});  // orange
     s.dash_pattern = "(10,4,2,4)";                         // dash-dot, long
+    s.on_top = true;
+    return s;
+  }
+  if (policy == "TS-SA (sabandit robust preset)") {
+    auto s = to_series(policy, curve, {"#882255", 1, 3});  // wine (Tol's palette: no Okabe–Ito left)
+    s.dash_pattern = "(4,4)";                              // short dashes
     s.on_top = true;
     return s;
   }

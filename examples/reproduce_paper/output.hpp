@@ -254,7 +254,7 @@ struct series {
   std::vector<double> se;  ///< empty: no band
   bool on_top = false;     ///< drawn again after the others (the legend order is kept)
   /// A gnuplot dash pattern such as "(18,6)", used instead of dash_type when set: the five
-  /// numbered types are not enough for seven policies with a pattern each.
+  /// numbered types are not enough for eight policies with a pattern each.
   std::string dash_pattern{};
 };
 

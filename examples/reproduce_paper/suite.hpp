@@ -7,6 +7,7 @@
 #include <iterator>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -69,65 +70,24 @@ struct suite_params {
     return text;
   }
 
-  /// Parses a parameter file's text: "KEY = VALUE" lines, '#' starts a comment, blank lines
-  /// are skipped. Every value is read whole; unknown and repeated keys, and values the policies
-  /// reject, are errors naming `source` and the line.
-  static suite_params from_text(const std::string& text, const std::string& source) {
-    suite_params params;
-    std::map<std::string, int> seen;
-    std::istringstream in(text);
-    std::string raw;
-    int number = 0;
-    while (std::getline(in, raw)) {
-      ++number;
-      const auto where = source + ":" + std::to_string(number) + ": ";
-      const std::string_view line = trim(std::string_view(raw).substr(0, raw.find('#')));
-      if (line.empty()) continue;
-      const auto eq = line.find('=');
-      if (eq == std::string_view::npos || line.find('=', eq + 1) != std::string_view::npos) {
-        throw usage_error(where + "expected POLICY.PARAM = VALUE, got '" + raw + "'");
-      }
-      const std::string key(trim(line.substr(0, eq)));
-      const std::string_view value = trim(line.substr(eq + 1));
-      if (key.empty() || key.find_first_of(" \t") != std::string::npos) {
-        throw usage_error(where + "expected one POLICY.PARAM before '=', got '" + key + "'");
-      }
-      if (value.empty() || value.find_first_of(" \t") != std::string_view::npos) {
-        throw usage_error(where + "expected one value after '=', got '" + std::string(value) + "'");
-      }
-      if (!known(key)) {
-        std::string valid;
-        for (const auto& f : fields()) valid += (valid.empty() ? "" : ", ") + f.key;
-        throw usage_error(where + "unknown parameter '" + key + "'; valid: " + valid);
-      }
-      if (const auto [it, fresh] = seen.emplace(key, number); !fresh) {
-        throw usage_error(where + "'" + key + "' is already set on line " +
-                          std::to_string(it->second));
-      }
-      try {
-        params.set_text(key, value);
-      } catch (const std::exception& error) {
-        throw usage_error(where + key + ": " + error.what());
-      }
-    }
-    try {
-      params.validate();
-    } catch (const std::exception& error) {
-      throw usage_error(source + ": " + error.what());
-    }
-    return params;
-  }
+  /// Parses a parameter file's text without sections: "KEY = VALUE" lines, '#' starts a
+  /// comment, blank lines are skipped. Every value is read whole; unknown and repeated keys,
+  /// and values the policies reject, are errors naming `source` and the line.
+  static suite_params from_text(const std::string& text, const std::string& source);
 
-  static suite_params from_file(const std::string& path) {
+  static suite_params from_file(const std::string& path) { return from_text(read_text(path), path); }
+
+  /// A parameter file's whole text; a usage_error naming `path` if it cannot be read.
+  static std::string read_text(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
       throw usage_error("cannot open parameter file " + path + ": not a regular file");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw usage_error("cannot open parameter file " + path);
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (in.bad()) throw usage_error("cannot read parameter file " + path);
-    return from_text(text, path);
+    return text;
   }
 
   /// Builds each policy once (with 2 arms): the library rejects what it would reject in a job,
@@ -147,12 +107,14 @@ struct suite_params {
     return false;
   }
 
- private:
+ /// `s` without leading and trailing blanks (spaces, tabs, carriage returns).
   static std::string_view trim(std::string_view s) {
     const auto first = s.find_first_not_of(" \t\r");
     if (first == std::string_view::npos) return {};
     return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
   }
+
+ private:
   [[nodiscard]] const field& find(const std::string& key) const {
     for (const auto& f : fields()) {
       if (f.key == key) return f;
@@ -318,6 +280,230 @@ inline std::vector<setting> figure1_grid() {
   return grid;
 }
 
+// ------------------------------------------------------------------ per-setting parameters
+
+/// Where a section of a parameter file applies: the Figure 1 settings with these K and gap, SGR
+/// and MGR alike. The appendix ("Additional Experimental Details") tunes per K in {10, 50} and
+/// gap in {0.1, 0.5} on "Gaussian bandit problems" and names no separate MGR tuning, so the two
+/// reward models of one (K, gap) share one set of parameters.
+struct setting_key {
+  Eigen::Index arms = 10;
+  double gap = 0.5;
+
+  [[nodiscard]] bool matches(const setting& where) const { return where.arms == arms && where.gap == gap; }
+  /// "[K = 10, gap = 0.1]": the section header, exact (the gap in its shortest exact form).
+  [[nodiscard]] std::string header() const {
+    return "[K = " + std::to_string(static_cast<long long>(arms)) + ", gap = " + format_real(gap) + "]";
+  }
+  friend bool operator==(const setting_key&, const setting_key&) = default;
+};
+
+namespace detail {
+
+/// One "KEY = VALUE" line of a parameter file, checked for form only.
+struct assignment {
+  int line;
+  std::string key;
+  std::string value;
+};
+
+/// A parameter file split into its base lines and its sections, every line checked for form,
+/// known keys and keys set once per section; values are not yet applied.
+struct parsed_parameter_file {
+  std::vector<assignment> base;
+  struct section {
+    int line;
+    setting_key key;
+    std::vector<assignment> lines;
+  };
+  std::vector<section> sections;
+};
+
+/// "[K = 10, gap = 0.1]" (blanks free): K an integer >= 2, gap a decimal number > 0.
+inline setting_key parse_section_header(std::string_view header, const std::string& where) {
+  const auto bad = [&](const std::string& why) {
+    return usage_error(where + "expected a section [K = INT, gap = REAL], got '" + std::string(header) +
+                       "' (" + why + ")");
+  };
+  std::string_view inner = header.substr(1, header.size() - 2);
+  std::optional<long long> arms;
+  std::optional<double> gap;
+  while (!inner.empty()) {
+    const auto comma = inner.find(',');
+    const auto item = inner.substr(0, comma);
+    inner = comma == std::string_view::npos ? std::string_view{} : inner.substr(comma + 1);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) throw bad("no '='");
+    const auto name = suite_params::trim(item.substr(0, eq));
+    const auto value = suite_params::trim(item.substr(eq + 1));
+    if (name == "K" && !arms) {
+      arms = parse_integer(value);
+      if (!arms || *arms < 2) throw bad("K must be an integer >= 2");
+    } else if (name == "gap" && !gap) {
+      gap = parse_real(value);
+      if (!gap || !(*gap > 0)) throw bad("gap must be a decimal number > 0");
+    } else {
+      throw bad("'" + std::string(name) + "' is not K or gap, or is repeated");
+    }
+  }
+  if (!arms || !gap) throw bad("both K and gap are needed");
+  return {static_cast<Eigen::Index>(*arms), *gap};
+}
+
+inline parsed_parameter_file parse_parameter_file(const std::string& text, const std::string& source) {
+  parsed_parameter_file file;
+  std::vector<assignment>* current = &file.base;
+  std::map<std::string, int> seen;  // keys of the current section, with their line
+  std::istringstream in(text);
+  std::string raw;
+  int number = 0;
+  while (std::getline(in, raw)) {
+    ++number;
+    const auto where = source + ":" + std::to_string(number) + ": ";
+    const std::string_view line = suite_params::trim(std::string_view(raw).substr(0, raw.find('#')));
+    if (line.empty()) continue;
+    if (line.front() == '[' && line.back() == ']') {
+      const auto key = parse_section_header(line, where);
+      for (const auto& s : file.sections) {
+        if (s.key == key) {
+          throw usage_error(where + "section " + key.header() + " already starts on line " + std::to_string(s.line));
+        }
+      }
+      file.sections.push_back({number, key, {}});
+      current = &file.sections.back().lines;
+      seen.clear();
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos || line.find('=', eq + 1) != std::string_view::npos) {
+      throw usage_error(where + "expected POLICY.PARAM = VALUE, got '" + raw + "'");
+    }
+    const std::string key(suite_params::trim(line.substr(0, eq)));
+    const std::string_view value = suite_params::trim(line.substr(eq + 1));
+    if (key.empty() || key.find_first_of(" \t") != std::string::npos) {
+      throw usage_error(where + "expected one POLICY.PARAM before '=', got '" + key + "'");
+    }
+    if (value.empty() || value.find_first_of(" \t") != std::string_view::npos) {
+      throw usage_error(where + "expected one value after '=', got '" + std::string(value) + "'");
+    }
+    if (!suite_params::known(key)) {
+      std::string valid;
+      for (const auto& f : suite_params::fields()) valid += (valid.empty() ? "" : ", ") + f.key;
+      throw usage_error(where + "unknown parameter '" + key + "'; valid: " + valid);
+    }
+    if (const auto [it, fresh] = seen.emplace(key, number); !fresh) {
+      throw usage_error(where + "'" + key + "' is already set on line " + std::to_string(it->second));
+    }
+    current->push_back({number, key, std::string(value)});
+  }
+  return file;
+}
+
+/// `params` with `lines` applied, then validated; errors name `source` and the line.
+inline suite_params apply(suite_params params, const std::vector<assignment>& lines, const std::string& source,
+                          const std::string& section) {
+  for (const auto& a : lines) {
+    try {
+      params.set_text(a.key, a.value);
+    } catch (const std::exception& error) {
+      throw usage_error(source + ":" + std::to_string(a.line) + ": " + a.key + ": " + error.what());
+    }
+  }
+  try {
+    params.validate();
+  } catch (const std::exception& error) {
+    throw usage_error(source + section + ": " + error.what());
+  }
+  return params;
+}
+
+}  // namespace detail
+
+inline suite_params suite_params::from_text(const std::string& text, const std::string& source) {
+  const auto file = detail::parse_parameter_file(text, source);
+  if (!file.sections.empty()) {
+    throw usage_error(source + ":" + std::to_string(file.sections.front().line) +
+                      ": sections are for figure1's per-setting parameters, not here");
+  }
+  return detail::apply(suite_params{}, file.base, source, "");
+}
+
+/// The parameters of a grid job: `base` for every setting, and per-(K, gap) sections that
+/// override some of its keys (what `tune --protocol paper` writes, and `figure1 --params`
+/// reads). The file is the base file followed by sections:
+///     TS.tau = 1            <- base: every key, as suite_params::to_text writes it
+///     ...
+///     [K = 10, gap = 0.1]   <- applies to SGR and MGR with K = 10, gap = 0.1
+///     TS.tau = 0.52         <- only the keys that differ from the base
+struct grid_params {
+  suite_params base;
+  std::vector<std::pair<setting_key, suite_params>> sections;
+
+  /// The parameters of `where`: its section's, or the base.
+  [[nodiscard]] const suite_params& at(const setting& where) const {
+    for (const auto& [key, params] : sections) {
+      if (key.matches(where)) return params;
+    }
+    return base;
+  }
+
+  /// Sets the parameters of the settings with `key`, replacing an earlier section.
+  void set_section(const setting_key& key, const suite_params& params) {
+    for (auto& [k, p] : sections) {
+      if (k == key) {
+        p = params;
+        return;
+      }
+    }
+    sections.emplace_back(key, params);
+  }
+
+  /// The file: the base with every key, then each section with the keys whose value differs.
+  [[nodiscard]] std::string to_text() const {
+    std::string text = base.to_text();
+    for (const auto& [key, params] : sections) {
+      text += "\n" + key.header() + "\n";
+      for (const auto& f : suite_params::fields()) {
+        const auto value = f.get(params);
+        if (value != f.get(base)) text += f.key + " = " + value + "\n";
+      }
+    }
+    return text;
+  }
+
+  static grid_params from_text(const std::string& text, const std::string& source) {
+    const auto file = detail::parse_parameter_file(text, source);
+    grid_params grid;
+    grid.base = detail::apply(suite_params{}, file.base, source, "");
+    for (const auto& s : file.sections) {
+      grid.sections.emplace_back(
+          s.key, detail::apply(grid.base, s.lines, source, ", section " + s.key.header()));
+    }
+    return grid;
+  }
+  static grid_params from_file(const std::string& path) {
+    return from_text(suite_params::read_text(path), path);
+  }
+
+  /// Every section must name a setting of `grid`: a section that applies nowhere is a mistake
+  /// (a file tuned for another grid), not something to ignore.
+  void require_sections_in(const std::vector<setting>& grid) const {
+    for (const auto& [key, params] : sections) {
+      bool used = false;
+      for (const auto& where : grid) used = used || key.matches(where);
+      if (!used) throw usage_error("parameter section " + key.header() + " matches no setting of the grid");
+    }
+  }
+};
+
+/// Calls `body(env)` with the environment of `where` (SGR or MGR): written once for both.
+template <class Body>
+decltype(auto) with_env(const setting& where, Body body) {
+  const sabandit::paper_setting s{.num_arms = where.arms, .gap = where.gap};
+  if (where.mixture) return body(sabandit::make_mgr(s));
+  return body(sabandit::make_sgr(s));
+}
+
 /// Simulates on `env`, stopping at the next pull after a SIGINT or SIGTERM (see cancel.hpp).
 template <class Env, class Factory, class Progress>
 sabandit::regret_curve simulate_cancellable(const Env& env, Factory factory,
@@ -334,9 +520,7 @@ sabandit::regret_curve run_policy(const std::string& policy, const suite_params&
   using namespace sabandit;
   const Eigen::Index k = where.arms;
   const auto go = [&](auto factory) {
-    const paper_setting s{.num_arms = k, .gap = where.gap};
-    return where.mixture ? simulate_cancellable(make_mgr(s), factory, config, on_trial)
-                         : simulate_cancellable(make_sgr(s), factory, config, on_trial);
+    return with_env(where, [&](const auto& env) { return simulate_cancellable(env, factory, config, on_trial); });
   };
   if (policy == "UCB") return go([&](Eigen::Index) { return ucb(k, params.ucb); });
   if (policy == "TS") return go([&](Eigen::Index) { return gaussian_ts(k, params.ts); });

@@ -1,0 +1,547 @@
+#pragma once
+// The study job: why TS-SA with the appendix's defaults loses to Gaussian TS, and the preset
+// chosen from it (docs/ts-sa-study.md). Every table but the last is measured on tuning seeds,
+// derived from --seed and disjoint from it; the last evaluates the chosen preset, without
+// retuning, on --seed itself, the seed of figure1. Outputs as the other jobs: study.csv (one
+// row per variant and setting), study.md (the tables) and one PNG per section, the same bytes
+// for any thread count.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sabandit/sim.hpp>
+
+#include "reproduce_paper/checked.hpp"
+#include "reproduce_paper/jobs.hpp"
+#include "reproduce_paper/output.hpp"
+#include "reproduce_paper/progress.hpp"
+#include "reproduce_paper/suite.hpp"
+
+namespace repro {
+
+// ------------------------------------------------------------------------- per-trial facts
+
+/// What a regret curve averages away: one trial's regret at T/2 and T, its pulls of an optimal
+/// arm in the second half, and its regret at P evenly spaced rounds (for the per-trial plot).
+struct trial_facts {
+  double regret_half = 0.0;
+  double regret = 0.0;
+  Eigen::Index optimal_late = 0;
+  std::vector<double> curve;
+};
+
+/// A Policy that passes every call through and records its trial's facts. It draws nothing from
+/// the engine, so the trial is the one the bare policy plays; a throwing update records nothing.
+template <sabandit::Policy P>
+class recorded {
+ public:
+  recorded(P policy, const Eigen::ArrayXd& gaps, Eigen::Index horizon, Eigen::Index points,
+           trial_facts& facts)
+      : policy_(std::move(policy)), gaps_(&gaps), horizon_(horizon), points_(points), facts_(&facts) {}
+
+  [[nodiscard]] Eigen::Index num_arms() const { return policy_.num_arms(); }
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index select(URBG& gen) {
+    return policy_.select(gen);
+  }
+  template <std::uniform_random_bit_generator URBG>
+  void update(Eigen::Index arm, double reward, URBG& gen) {
+    policy_.update(arm, reward, gen);
+    ++round_;
+    const double gap = (*gaps_)(arm);
+    facts_->regret += gap;
+    if (round_ == horizon_ / 2) facts_->regret_half = facts_->regret;
+    if (round_ > horizon_ / 2 && gap == 0.0) ++facts_->optimal_late;
+    // Round k T / P, k = 1..P, without forming k T (record_points is bounded, T is not).
+    const auto k = static_cast<Eigen::Index>(facts_->curve.size()) + 1;
+    if (k <= points_ && round_ == horizon_ / points_ * k + horizon_ % points_ * k / points_) {
+      facts_->curve.push_back(facts_->regret);
+    }
+  }
+
+ private:
+  P policy_;
+  const Eigen::ArrayXd* gaps_;
+  Eigen::Index horizon_;
+  Eigen::Index points_;
+  trial_facts* facts_;
+  Eigen::Index round_ = 0;
+};
+
+/// A simulation with every trial's facts.
+struct tracked_run {
+  sabandit::regret_curve curve;
+  std::vector<trial_facts> trials;
+  Eigen::Index arms = 0;
+  double gap = 0.0;       ///< the smallest positive gap
+  Eigen::Index horizon = 0;
+
+  /// "Regret grows linearly": over rounds T/2..T the trial's regret grows by at least half the
+  /// gap per round, i.e. an optimal arm gets at most half of the late pulls (equal gaps). A
+  /// learning policy's late slope falls towards 0 (its regret is O(log T)).
+  [[nodiscard]] bool linear(const trial_facts& f) const {
+    return f.regret - f.regret_half >= 0.5 * gap * static_cast<double>(horizon - horizon / 2);
+  }
+  /// "Starved": an optimal arm gets at most its uniform share 1/K of the late pulls, so the
+  /// trial has learned nothing of it: the frozen iterate of a bad warm-up estimate.
+  [[nodiscard]] bool starved(const trial_facts& f) const {
+    return f.optimal_late * arms <= horizon - horizon / 2;
+  }
+  [[nodiscard]] int count(bool (tracked_run::*test)(const trial_facts&) const) const {
+    int n = 0;
+    for (const auto& f : trials) n += (this->*test)(f) ? 1 : 0;
+    return n;
+  }
+  [[nodiscard]] double worst() const {
+    double w = 0.0;
+    for (const auto& f : trials) w = std::max(w, f.regret);
+    return w;
+  }
+  [[nodiscard]] double median() const {
+    std::vector<double> r;
+    for (const auto& f : trials) r.push_back(f.regret);
+    std::sort(r.begin(), r.end());
+    const std::size_t n = r.size();
+    return n % 2 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]);
+  }
+};
+
+/// A Figure 1 setting with a reward noise variance (the paper's is 1); the policies are given
+/// the matching model, so that "noisy rewards" means noisier data, not a wrong model.
+struct study_setting {
+  setting where;
+  double noise_variance = 1.0;
+
+  [[nodiscard]] std::string title() const {
+    return noise_variance == 1.0 ? where.title() : where.title() + ", sigma^2 = " + format_real(noise_variance);
+  }
+  [[nodiscard]] std::string id() const {
+    return noise_variance == 1.0 ? where.id() : where.id() + "_var" + format_real(noise_variance);
+  }
+};
+
+/// Runs `make()` (a policy for `s`) on `s`'s environment with every trial's facts recorded.
+template <class Make, class Hook>
+tracked_run run_tracked(const study_setting& s, Make make, const sabandit::run_config& config, Hook hook,
+                        Eigen::Index points) {
+  tracked_run run;
+  run.arms = s.where.arms;
+  run.gap = s.where.gap;
+  run.horizon = config.horizon;
+  run.trials.resize(static_cast<std::size_t>(config.trials));
+  const sabandit::paper_setting p{.num_arms = s.where.arms, .gap = s.where.gap, .noise_variance = s.noise_variance};
+  const auto go = [&](const auto& env) {
+    Eigen::ArrayXd gaps(env.num_arms());
+    for (Eigen::Index a = 0; a < env.num_arms(); ++a) gaps(a) = env.mean(a);
+    gaps = gaps.maxCoeff() - gaps;
+    return simulate_cancellable(
+        env,
+        [&](Eigen::Index trial) {
+          return recorded(make(), gaps, config.horizon, points, run.trials[static_cast<std::size_t>(trial)]);
+        },
+        config, hook);
+  };
+  run.curve = s.where.mixture ? go(sabandit::make_mgr(p)) : go(sabandit::make_sgr(p));
+  return run;
+}
+
+// ------------------------------------------------------------------------------- the study
+
+/// One TS-SA configuration of a study table; `exact_ts` marks a Gaussian TS reference, with
+/// temperature `ts_temperature`.
+struct variant {
+  std::string label;
+  sabandit::ts_sa<>::params params{};
+  bool exact_ts = false;
+  double ts_temperature = 1.0;
+};
+
+/// A study section: a claim's table (variants x settings) and its plot.
+struct study_section {
+  std::string name;   ///< file stem and anchor: study_<name>.png
+  std::string title;
+  std::vector<variant> variants;
+  std::vector<study_setting> settings;
+  std::size_t plotted = 1;  ///< the setting of the plot (1: SGR, gap = 0.5, K = 10 of sgr_settings)
+};
+
+/// gamma_n = c1 / (c2 n^alpha + c3) with the appendix's c1, c2, c3 and this alpha.
+inline sabandit::ts_sa<>::params with_alpha(double alpha) {
+  auto p = sabandit::ts_sa<>::params::paper();
+  set_sa_coefficient(p, 3, alpha);
+  return p;
+}
+/// The appendix's defaults with this h and SA schedule.
+inline sabandit::ts_sa<>::params with_schedule(double h, sabandit::polynomial_decay schedule) {
+  auto p = sabandit::ts_sa<>::params::paper();
+  p.step_size = h;
+  p.sa_schedule = schedule;
+  return p;
+}
+/// gamma_n = 1 / (h n): line 9 then moves the iterate by 1/n of the gradient step, so the
+/// iterate is the running mean of the proposals whatever h is.
+inline sabandit::ts_sa<>::params running_mean(double h) {
+  return with_schedule(h, sabandit::polynomial_decay(1.0, h, 0.0, 1.0));
+}
+
+/// The four SGR settings of Figure 1 (the sweeps' columns: MGR shares them, as in tuning).
+inline std::vector<study_setting> sgr_settings() {
+  std::vector<study_setting> s;
+  for (const auto& where : figure1_grid()) {
+    if (!where.mixture) s.push_back({where});
+  }
+  return s;
+}
+inline std::vector<study_setting> all_settings() {
+  std::vector<study_setting> s;
+  for (const auto& where : figure1_grid()) s.push_back({where});
+  return s;
+}
+
+/// The sections of docs/ts-sa-study.md, each one claim (the preset's selection and evaluation
+/// are built separately: they depend on the others' outcome only through the candidates).
+inline std::vector<study_section> study_sections() {
+  using P = sabandit::ts_sa<>::params;
+  const variant ts{"Gaussian TS (tau = 1)", {}, true};
+  const auto paper = P::paper();
+  // One parameter at a time around the appendix's defaults; the appendix's own value is marked.
+  const auto vary = [&](auto apply, std::initializer_list<double> values, const char* name, double appendix) {
+    std::vector<variant> v{ts};
+    for (double value : values) {
+      auto p = paper;
+      apply(p, value);
+      v.push_back({std::string(name) + " = " + format_real(value) + (value == appendix ? " (appendix)" : ""), p});
+    }
+    return v;
+  };
+  std::vector<study_section> sections;
+  sections.push_back({"schedule", "The SA schedule: the appendix's gamma_n against 1/n", {ts,
+      {"appendix: 144.07 / (677.88 n^0.999 + 40.02), h = 0.532", paper},
+      {"alpha = 0.7, other coefficients the appendix's", with_alpha(0.7)},
+      {"alpha = 0.5, other coefficients the appendix's", with_alpha(0.5)},
+      {"gamma_n = 1/n, h = 0.532", with_schedule(0.532, sabandit::polynomial_decay::harmonic())},
+      {"gamma_n = 1/(h n), h = 0.532", running_mean(0.532)},
+      {"gamma_n = 1/(h n), h = 10", running_mean(10.0)},
+      {"gamma_n = 1/(h n), h = 100", running_mean(100.0)}}, sgr_settings()});
+  sections.push_back({"N", "Inner iterations N (appendix defaults otherwise)",
+                      vary([](P& p, double v) { p.inner_steps = static_cast<Eigen::Index>(v); }, {1, 3, 10, 30}, "N", 1),
+                      sgr_settings()});
+  sections.push_back({"B", "The window B (appendix defaults otherwise)",
+                      vary([](P& p, double v) { p.window = static_cast<Eigen::Index>(v); }, {1, 5, 27, 100}, "B", 27),
+                      sgr_settings()});
+  sections.push_back({"Omega", "The warm-up Omega (appendix defaults otherwise)",
+                      vary([](P& p, double v) { p.warmup = static_cast<Eigen::Index>(v); }, {1, 5, 19, 50}, "Omega", 19),
+                      sgr_settings()});
+  // Failure mode 1 (Discussion, "Failure Modes"): small B with noisy rewards underestimates the
+  // optimal arm. Noisier rewards: sigma^2 = 4 beside the paper's 1, with the model told so.
+  std::vector<study_setting> noisy;
+  for (const double v : {1.0, 4.0}) {
+    for (const Eigen::Index k : {10, 50}) noisy.push_back({{false, 0.5, k}, v});
+  }
+  sections.push_back({"noisy_B", "Failure mode 1: small B with noisy rewards",
+                      vary([](P& p, double v) { p.window = static_cast<Eigen::Index>(v); }, {1, 5, 27}, "B", 27), noisy, 2});
+  // Failure mode 2: a large temperature (the Discussion bounds it by 0.1).
+  sections.push_back({"tau", "Failure mode 2: the temperature tau (appendix defaults otherwise)",
+                      vary([](P& p, double v) { p.temperature = v; }, {0.1, 0.3, 1, 3, 10}, "tau", 1),
+                      sgr_settings()});
+  return sections;
+}
+
+/// The preset's candidates: gamma_n = 1/(h n) (the schedule section's finding), with h, B,
+/// Omega and tau each at two or three values.
+inline std::vector<variant> preset_candidates() {
+  std::vector<variant> c;
+  for (const double h : {1.0, 10.0, 100.0})
+    for (const Eigen::Index b : {1, 27})
+      for (const Eigen::Index omega : {1, 5})
+        for (const double tau : {0.7, 1.0}) {
+          auto p = running_mean(h);
+          p.window = b;
+          p.warmup = omega;
+          p.temperature = tau;
+          char label[128];
+          std::snprintf(label, sizeof label, "h = %g, B = %lld, Omega = %lld, tau = %g", h, static_cast<long long>(b),
+                        static_cast<long long>(omega), tau);
+          c.push_back({label, p});
+        }
+  return c;
+}
+
+struct study_options {
+  common_options common;
+  Eigen::Index horizon = 10'000;
+  Eigen::Index trials = 50;
+  Eigen::Index trial_points = 50;  ///< rounds recorded per trial, for the per-trial plot
+  std::string tuned_params;        ///< optional: tune --protocol paper's file, for the comparison
+};
+
+namespace study_detail {
+
+inline std::string cell(const tracked_run& r) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%.1f ± %.1f [%d]", r.curve.final_regret(), r.curve.final_standard_error(),
+                r.count(&tracked_run::linear));
+  return text;
+}
+inline std::string cell_with_worst(const tracked_run& r) {
+  char text[128];
+  std::snprintf(text, sizeof text, "%.1f ± %.1f; worst %.0f; %d linear", r.curve.final_regret(),
+                r.curve.final_standard_error(), r.worst(), r.count(&tracked_run::linear));
+  return text;
+}
+inline void csv_row(std::string& csv, const std::string& section, const std::string& label, const study_setting& s,
+                    const tracked_run& r) {
+  char row[256];
+  std::snprintf(row, sizeof row, ",%s,%.6f,%.6f,%.6f,%.6f,%d,%d\n", s.id().c_str(), r.curve.final_regret(),
+                r.curve.final_standard_error(), r.median(), r.worst(), r.count(&tracked_run::linear),
+                r.count(&tracked_run::starved));
+  std::string quoted = label;
+  std::replace(quoted.begin(), quoted.end(), ',', ';');
+  csv += section + "," + quoted + row;
+}
+/// A variant's colour and dash: Gaussian TS as in figure1 (blue, dashed), then a palette.
+inline std::pair<const char*, int> style(std::size_t i, bool exact_ts) {
+  if (exact_ts) return {"#0072B2", 2};
+  static const char* palette[] = {"#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#7F7F7F"};
+  return {palette[i % 7], static_cast<int>(i % 5) + 1};
+}
+
+}  // namespace study_detail
+
+/// The seed of every tuning run (tune and study): a stream key of --seed, never --seed itself.
+inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
+  constexpr std::uint64_t tuning_role = 0x7475'6e65;  // "tune", as run_tune
+  return sabandit::stream_key(seed, 1, tuning_role);
+}
+
+struct study_result {
+  std::string table;  ///< study.md
+  std::string chosen;  ///< the selected candidate's label
+};
+
+inline study_result run_study(const study_options& o) {
+  using namespace study_detail;
+  const auto sections = study_sections();
+  const auto candidates = preset_candidates();
+  const auto all = all_settings();
+  grid_params tuned;
+  if (!o.tuned_params.empty()) tuned = grid_params::from_file(o.tuned_params);
+  tuned.require_sections_in(figure1_grid());
+  // Runs: the frozen table (TS, TS-SA on 8 settings), the sections, the candidates and TS on 8
+  // settings, the evaluation (TS, paper, tuned, preset on 8 settings).
+  long long runs = 2 * 8 + static_cast<long long>(candidates.size() + 1) * 8 + (o.tuned_params.empty() ? 4 : 5) * 8;
+  for (const auto& s : sections) runs += static_cast<long long>(s.variants.size() * s.settings.size());
+  const long long policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
+  (void)policy_rounds;
+  (void)checked_mul(o.trials, o.trial_points, "--trials (R) x --trial-points");
+  check_run_size(o.horizon, o.trial_points);
+  output_set outputs(o.common.out);
+  progress bar("study", runs * o.trials);
+
+  const auto tuning = grid_config({.seed = tuning_seed_of(o.common.seed), .threads = o.common.threads,
+                                   .record_points = o.common.record_points}, o.horizon, o.trials);
+  const auto evaluation = grid_config(o.common, o.horizon, o.trials);
+  const auto run = [&](const variant& v, const study_setting& s, const sabandit::run_config& config) {
+    const auto k = s.where.arms;
+    const sabandit::gaussian_model model(s.noise_variance);
+    if (v.exact_ts) {
+      const sabandit::gaussian_ts::params tp{.temperature = v.ts_temperature};
+      return run_tracked(s, [&] { return sabandit::gaussian_ts(k, tp, model); }, config, bar.hook(), o.trial_points);
+    }
+    return run_tracked(s, [&] { return sabandit::ts_sa<>(sabandit::unit_features(k), v.params, model); }, config,
+                       bar.hook(), o.trial_points);
+  };
+  const variant ts{"Gaussian TS (tau = 1)", {}, true};
+  const variant paper{"TS-SA, appendix defaults", sabandit::ts_sa<>::params::paper()};
+  const variant preset{"TS-SA, sabandit robust preset", sabandit::ts_sa<>::params::robust()};
+  std::string csv = "section,variant,setting,mean_final_regret,std_error,median,worst,linear_trials,starved_trials\n";
+  std::ostringstream md;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "T = %lld, %lld trials per cell. Every table but the last is measured on tuning seeds "
+                "(derived from seed %llu, disjoint from it); the last on seed %llu, figure1's. A trial's "
+                "regret *grows linearly* when R(T) - R(T/2) >= (gap / 2) (T - T/2): an optimal arm gets at "
+                "most half of the late pulls. It is *starved* when an optimal arm gets at most 1/K of them.\n",
+                static_cast<long long>(o.horizon), static_cast<long long>(o.trials),
+                static_cast<unsigned long long>(o.common.seed), static_cast<unsigned long long>(o.common.seed));
+  md << line;
+  const auto sub = [&](const study_setting& s) { return " (" + s.title() + "): " + run_text(o.horizon, o.trials) + ", tuning seeds"; };
+
+  // 1. The frozen iterate: per setting, how many trials grow linearly and starve the best arm.
+  {
+    md << "\n## frozen: the SA iterate frozen on a bad warm-up estimate\n\n"
+       << "| setting | TS: mean ± s.e. | TS: linear | TS: starved | TS-SA: mean ± s.e. | median | worst | linear | "
+          "starved |\n|---|---|---|---|---|---|---|---|---|\n";
+    std::vector<series> lines;
+    for (const auto& s : all) {
+      const auto a = run(ts, s, tuning);
+      const auto b = run(paper, s, tuning);
+      csv_row(csv, "frozen", ts.label, s, a);
+      csv_row(csv, "frozen", paper.label, s, b);
+      std::snprintf(line, sizeof line, "| %s | %.1f ± %.1f | %d | %d | %.1f ± %.1f | %.0f | %.0f | %d | %d |\n",
+                    s.title().c_str(), a.curve.final_regret(), a.curve.final_standard_error(),
+                    a.count(&tracked_run::linear), a.count(&tracked_run::starved), b.curve.final_regret(),
+                    b.curve.final_standard_error(), b.median(), b.worst(), b.count(&tracked_run::linear),
+                    b.count(&tracked_run::starved));
+      md << line;
+      if (s.where.id() != "SGR_gap0.5_K10") continue;
+      // Each trial of TS-SA: vermillion if its regret grows linearly, grey otherwise.
+      bool first_linear = true, first_other = true;
+      for (const auto& f : b.trials) {
+        const bool lin = b.linear(f);
+        series t{lin ? (first_linear ? "TS-SA trial whose regret grows linearly" : "")
+                     : (first_other ? "other TS-SA trial" : ""),
+                 lin ? "#D55E00" : "#9F9F9F", 1, lin ? 2.0 : 1.0, {}, f.curve, {}};
+        (lin ? first_linear : first_other) = false;
+        for (Eigen::Index k = 1; k <= static_cast<Eigen::Index>(f.curve.size()); ++k) {
+          t.x.push_back(o.horizon / o.trial_points * k + o.horizon % o.trial_points * k / o.trial_points);
+        }
+        t.on_top = lin;
+        lines.push_back(std::move(t));
+      }
+      lines.push_back(to_series("Gaussian TS, mean of the trials", a.curve, {"#0072B2", 2, 3}));
+    }
+    if (o.common.plots) {
+      plot_png(outputs, "study_frozen.png", "TS-SA, appendix defaults: every trial" + sub({{false, 0.5, 10}}), "round",
+               {{"cumulative pseudo-regret", lines, false}});
+    }
+  }
+
+  // 2-7. The sweeps and the failure modes.
+  for (const auto& section : sections) {
+    md << "\n## " << section.name << ": " << section.title << "\n\n| variant |";
+    for (const auto& s : section.settings) md << ' ' << s.title() << " |";
+    md << "\n|---|";
+    for (std::size_t i = 0; i < section.settings.size(); ++i) md << "---|";
+    md << '\n';
+    std::vector<series> lines;
+    for (std::size_t vi = 0; vi < section.variants.size(); ++vi) {
+      const auto& v = section.variants[vi];
+      md << "| " << v.label << " |";
+      for (const auto& s : section.settings) {
+        const auto r = run(v, s, tuning);
+        csv_row(csv, section.name, v.label, s, r);
+        md << ' ' << cell(r) << " |";
+        if (&s == &section.settings[section.plotted]) {
+          const auto [color, dash] = style(vi, v.exact_ts);
+          lines.push_back(to_series(v.label, r.curve, {color, dash, v.exact_ts ? 2.0 : 2.5}));
+        }
+      }
+      md << '\n';
+    }
+    if (o.common.plots && !lines.empty()) {
+      plot_png(outputs, "study_" + section.name + ".png", section.title + sub(section.settings[section.plotted]), "round",
+               {{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
+    }
+  }
+  md << "\nCells: final regret, mean ± s.e. [trials whose regret grows linearly, of " << o.trials << "].\n";
+
+  // 8. The preset's selection on tuning seeds: worst ratio to TS over the eight settings, among
+  // the candidates with no more linear trials than TS on any setting.
+  study_result result;
+  {
+    std::vector<tracked_run> reference;
+    for (const auto& s : all) reference.push_back(run(ts, s, tuning));
+    md << "\n## selection: the preset's candidates on the eight settings (tuning seeds)\n\n"
+       << "| candidate (gamma_n = 1/(h n), N = 1) | worst ratio to TS | mean ratio | linear trials beyond TS's | chosen "
+          "|\n|---|---|---|---|---|\n";
+    std::vector<std::pair<std::pair<int, double>, std::size_t>> scores;
+    std::vector<std::string> rows;
+    for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
+      double worst_ratio = 0.0, sum_ratio = 0.0;
+      int excess = 0;
+      for (std::size_t si = 0; si < all.size(); ++si) {
+        const auto r = run(candidates[ci], all[si], tuning);
+        csv_row(csv, "selection", candidates[ci].label, all[si], r);
+        const double ratio = r.curve.final_regret() / reference[si].curve.final_regret();
+        worst_ratio = std::max(worst_ratio, ratio);
+        sum_ratio += ratio;
+        excess += std::max(0, r.count(&tracked_run::linear) - reference[si].count(&tracked_run::linear));
+      }
+      scores.push_back({{excess, worst_ratio}, ci});
+      std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %d |", candidates[ci].label.c_str(), worst_ratio,
+                    sum_ratio / static_cast<double>(all.size()), excess);
+      rows.emplace_back(line);
+    }
+    const auto chosen = std::min_element(scores.begin(), scores.end())->second;
+    result.chosen = candidates[chosen].label;
+    for (std::size_t ci = 0; ci < rows.size(); ++ci) md << rows[ci] << (ci == chosen ? " **yes** |\n" : " |\n");
+    md << "\nChosen: the fewest linear trials beyond TS's, then the smallest worst ratio of mean regret to "
+          "Gaussian TS's.\n";
+  }
+
+  // 9. The evaluation, on figure1's seed: TS, TS-SA's defaults, the per-setting tuned TS-SA (if
+  // a file was given) and the preset, never retuned.
+  {
+    const auto& robust = sabandit::ts_sa<>::params::robust();
+    std::snprintf(line, sizeof line,
+                  "\n## evaluation: the preset, without retuning, on seed %llu\n\nPreset "
+                  "(`ts_sa<>::params::robust()`): h = %g, gamma_n = %g / (%g n^%g + %g), B = %lld, N = %lld, "
+                  "Omega = %lld, tau = %g.\n\n",
+                  static_cast<unsigned long long>(o.common.seed), robust.step_size, robust.sa_schedule.c1(),
+                  robust.sa_schedule.c2(), robust.sa_schedule.alpha(), robust.sa_schedule.c3(),
+                  static_cast<long long>(robust.window), static_cast<long long>(robust.inner_steps),
+                  static_cast<long long>(robust.warmup), robust.temperature);
+    md << line << "| setting | Gaussian TS (tau = 1) | TS-SA, appendix defaults |"
+       << (o.tuned_params.empty() ? "" : " TS-SA, tuned per setting (paper protocol) |")
+       << " TS-SA, sabandit robust preset | Gaussian TS (tau = " << format_real(robust.temperature)
+       << ") | preset / TS | preset - TS, paired | goal met |\n|---|---|---|"
+       << (o.tuned_params.empty() ? "" : "---|") << "---|---|---|---|---|\n";
+    const variant ts_preset_tau{"Gaussian TS (tau = " + format_real(robust.temperature) + ")", {}, true,
+                                robust.temperature};
+    std::vector<series> lines;
+    for (const auto& s : all) {
+      const auto a = run(ts, s, evaluation);
+      const auto b = run(paper, s, evaluation);
+      const auto c = run(preset, s, evaluation);
+      csv_row(csv, "evaluation", ts.label, s, a);
+      csv_row(csv, "evaluation", paper.label, s, b);
+      csv_row(csv, "evaluation", preset.label, s, c);
+      md << "| " << s.title() << " | " << cell_with_worst(a) << " | " << cell_with_worst(b) << " |";
+      if (!o.tuned_params.empty()) {
+        const variant t{"TS-SA, tuned per setting", tuned.at(s.where).sa};
+        const auto r = run(t, s, evaluation);
+        csv_row(csv, "evaluation", t.label, s, r);
+        md << ' ' << cell_with_worst(r) << " |";
+      }
+      // Paired difference: the same trial of both policies sees the same rewards of each arm.
+      double mean = 0.0, sq = 0.0;
+      const auto n = static_cast<double>(c.trials.size());
+      for (std::size_t r = 0; r < c.trials.size(); ++r) mean += (c.trials[r].regret - a.trials[r].regret) / n;
+      for (std::size_t r = 0; r < c.trials.size(); ++r) sq += std::pow(c.trials[r].regret - a.trials[r].regret - mean, 2);
+      const double se = n > 1 ? std::sqrt(sq / (n - 1) / n) : 0.0;
+      const double ratio = c.curve.final_regret() / a.curve.final_regret();
+      const bool met = ratio <= 1.1 && c.count(&tracked_run::linear) <= a.count(&tracked_run::linear);
+      const auto d = run(ts_preset_tau, s, evaluation);
+      csv_row(csv, "evaluation", ts_preset_tau.label, s, d);
+      std::snprintf(line, sizeof line, " %s | %s | %.3f | %+.1f ± %.1f | %s |\n", cell_with_worst(c).c_str(),
+                    cell_with_worst(d).c_str(), ratio, mean, se, met ? "yes" : "no");
+      md << line;
+      if (s.where.id() == "SGR_gap0.5_K50") {
+        lines.push_back(to_series(ts.label, a.curve, {"#0072B2", 2, 2}));
+        lines.push_back(to_series(paper.label, b.curve, {"#D55E00", 1, 3}));
+        lines.push_back(to_series(preset.label, c.curve, {"#E69F00", 4, 3}));
+      }
+    }
+    md << "\nCells: final regret, mean ± s.e.; the worst trial; trials whose regret grows linearly. Goal: mean "
+          "within 10% of Gaussian TS's (ratio <= 1.1) and no more linear trials than Gaussian TS has on the same "
+          "seeds.\n";
+    if (o.common.plots) {
+      plot_png(outputs, "study_evaluation.png",
+               "Evaluation (SGR, gap = 0.5, K = 50): " + run_text(o.horizon, o.trials) + ", seed " +
+                   std::to_string(o.common.seed),
+               "round", {{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
+    }
+  }
+  outputs.write("study.csv", csv);
+  outputs.write("study.md", md.str());
+  outputs.commit();
+  result.table = md.str();
+  return result;
+}
+
+}  // namespace repro
