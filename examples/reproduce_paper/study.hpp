@@ -219,7 +219,7 @@ inline std::vector<study_section> study_sections() {
     return v;
   };
   std::vector<study_section> sections;
-  sections.push_back({"schedule", "The SA schedule: the appendix's gamma_n against 1/n", {ts,
+  sections.push_back({"schedule", "The SA schedule: the appendix's against 1/n", {ts,
       {"appendix: 144.07 / (677.88 n^0.999 + 40.02), h = 0.532", paper},
       {"alpha = 0.7, other coefficients the appendix's", with_alpha(0.7)},
       {"alpha = 0.5, other coefficients the appendix's", with_alpha(0.5)},
@@ -227,13 +227,13 @@ inline std::vector<study_section> study_sections() {
       {"gamma_n = 1/(h n), h = 0.532", running_mean(0.532)},
       {"gamma_n = 1/(h n), h = 10", running_mean(10.0)},
       {"gamma_n = 1/(h n), h = 100", running_mean(100.0)}}, sgr_settings()});
-  sections.push_back({"N", "Inner iterations N (appendix defaults otherwise)",
+  sections.push_back({"N", "Inner iterations N",
                       vary([](P& p, double v) { p.inner_steps = static_cast<Eigen::Index>(v); }, {1, 3, 10, 30}, "N", 1),
                       sgr_settings()});
-  sections.push_back({"B", "The window B (appendix defaults otherwise)",
+  sections.push_back({"B", "The window B",
                       vary([](P& p, double v) { p.window = static_cast<Eigen::Index>(v); }, {1, 5, 27, 100}, "B", 27),
                       sgr_settings()});
-  sections.push_back({"Omega", "The warm-up Omega (appendix defaults otherwise)",
+  sections.push_back({"Omega", "The warm-up Omega",
                       vary([](P& p, double v) { p.warmup = static_cast<Eigen::Index>(v); }, {1, 5, 19, 50}, "Omega", 19),
                       sgr_settings()});
   // Failure mode 1 (Discussion, "Failure Modes"): small B with noisy rewards underestimates the
@@ -242,10 +242,10 @@ inline std::vector<study_section> study_sections() {
   for (const double v : {1.0, 4.0}) {
     for (const Eigen::Index k : {10, 50}) noisy.push_back({{false, 0.5, k}, v});
   }
-  sections.push_back({"noisy_B", "Failure mode 1: small B with noisy rewards",
+  sections.push_back({"noisy_B", "Failure mode 1: small B, noisy rewards",
                       vary([](P& p, double v) { p.window = static_cast<Eigen::Index>(v); }, {1, 5, 27}, "B", 27), noisy, 2});
   // Failure mode 2: a large temperature (the Discussion bounds it by 0.1).
-  sections.push_back({"tau", "Failure mode 2: the temperature tau (appendix defaults otherwise)",
+  sections.push_back({"tau", "Failure mode 2: a large temperature tau",
                       vary([](P& p, double v) { p.temperature = v; }, {0.1, 0.3, 1, 3, 10}, "tau", 1),
                       sgr_settings()});
   return sections;
@@ -307,7 +307,7 @@ inline void csv_row(std::string& csv, const std::string& section, const std::str
 inline std::pair<const char*, int> style(std::size_t i, bool exact_ts) {
   if (exact_ts) return {"#0072B2", 2};
   static const char* palette[] = {"#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#7F7F7F"};
-  return {palette[i % 7], static_cast<int>(i % 5) + 1};
+  return {palette[(i + 6) % 7], static_cast<int>(i % 5) + 1};  // i >= 1 after the TS row: vermillion first
 }
 
 }  // namespace study_detail
@@ -369,7 +369,8 @@ inline study_result run_study(const study_options& o) {
                 static_cast<long long>(o.horizon), static_cast<long long>(o.trials),
                 static_cast<unsigned long long>(o.common.seed), static_cast<unsigned long long>(o.common.seed));
   md << line;
-  const auto sub = [&](const study_setting& s) { return " (" + s.title() + "): " + run_text(o.horizon, o.trials) + ", tuning seeds"; };
+  // Plot titles name the setting and the seeds; T and the trials are in study.md.
+  const auto sub = [&](const study_setting& s) { return " (" + s.title() + "), tuning seeds"; };
 
   // 1. The frozen iterate: per setting, how many trials grow linearly and starve the best arm.
   {
@@ -413,7 +414,8 @@ inline study_result run_study(const study_options& o) {
 
   // 2-7. The sweeps and the failure modes.
   for (const auto& section : sections) {
-    md << "\n## " << section.name << ": " << section.title << "\n\n| variant |";
+    md << "\n## " << section.name << ": " << section.title
+       << "\n\nEvery parameter but the varied one is the appendix's default.\n\n| variant |";
     for (const auto& s : section.settings) md << ' ' << s.title() << " |";
     md << "\n|---|";
     for (std::size_t i = 0; i < section.settings.size(); ++i) md << "---|";

@@ -32,3 +32,12 @@ sabandit_cli_test("study help" 0 "--trials INT=50.*--trial-points.*--tuned" stud
 sabandit_cli_test("study one trial" 2 "^reproduce_paper: --trials must be ≥ 2 \\(got 1\\)\n" study -R 1)
 sabandit_cli_test("study missing tuned file" 2 "cannot open parameter file /nonexistent/t.txt" study --tuned /nonexistent/t.txt)
 
+# docs/ts-sa-study.md quotes the study's tables: each must be the job's output, byte for byte,
+# as scripts/check-readme checks the README's.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME "cli: docs/ts-sa-study.md quotes docs/ts-sa-study/study.md exactly"
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/../../scripts/lib/readme.py" copies
+                   "${CMAKE_CURRENT_LIST_DIR}/../../docs/ts-sa-study.md" "${CMAKE_CURRENT_LIST_DIR}/../..")
+  set_tests_properties("cli: docs/ts-sa-study.md quotes docs/ts-sa-study/study.md exactly" PROPERTIES LABELS cli)
+endif()
