@@ -71,7 +71,8 @@ class ts_sa
     /// warm-up estimate is forgotten at rate 1/n (the appendix's gamma_n ~ 0.21 / n keeps most of
     /// it); h = 100 shrinks the Langevin noise that the average keeps, 2 / (h n) in variance, far
     /// below the decision spread tau / n of line 4. Written for unit-variance rewards
-    /// (gaussian_model(1)): the drift is h / sigma^2, so scale h and c2 with sigma^2.
+    /// (gaussian_model(1)): the drift is gamma_n h / sigma^2 and the spread does not grow with
+    /// sigma^2, so for another sigma^2 multiply h and tau by it (and keep c2 = 100).
     [[nodiscard]] static params robust()
       requires std::same_as<Schedule, polynomial_decay>
     {
