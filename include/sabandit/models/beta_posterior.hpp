@@ -13,17 +13,19 @@ namespace sabandit {
 
 /// Beta(alpha, beta) prior on a success probability. Beta(1, 1) is uniform.
 struct beta_prior {
-  double alpha = 1.0;  ///< > 0: prior successes
-  double beta = 1.0;   ///< > 0: prior failures
+  double alpha = 1.0;  ///< in [1e-100, 1e100]: prior successes
+  double beta = 1.0;   ///< in [1e-100, 1e100]: prior failures
 };
 
 /// Beta(alpha, beta) on a success probability, updated by Bernoulli rewards.
 class beta_posterior {
  public:
-  /// Starts at the prior; throws std::invalid_argument unless alpha, beta > 0.
+  /// Starts at the prior; throws std::invalid_argument unless alpha and beta are in
+  /// [1e-100, 1e100]: a tempered draw divides them by tau, also in [1e-100, 1e100], and must
+  /// get finite, positive shapes (alpha = 1e300 with tau = 1e-100 made every select() throw).
   explicit beta_posterior(const beta_prior& prior) : alpha_(prior.alpha), beta_(prior.beta) {
-    detail::require_positive("prior.alpha", prior.alpha);
-    detail::require_positive("prior.beta", prior.beta);
+    detail::require_scale("prior.alpha", prior.alpha);
+    detail::require_scale("prior.beta", prior.beta);
   }
 
   /// Bernoulli rewards lie in [0, 1]; anything else would make beta or alpha meaningless.

@@ -11,17 +11,19 @@ namespace sabandit {
 
 /// Gamma(shape, rate) prior on a Poisson mean (mean shape / rate, variance shape / rate^2).
 struct gamma_prior {
-  double shape = 1.0;   ///< > 0
-  double rate = 1e-4;   ///< > 0; the default is nearly flat: an exponential of mean 10^4
+  double shape = 1.0;   ///< in [1e-100, 1e100]
+  double rate = 1e-4;   ///< in [1e-100, 1e100]; the default is nearly flat: an exponential of mean 10^4
 };
 
 /// Gamma(shape, rate) on a Poisson mean, updated by counts.
 class gamma_posterior {
  public:
-  /// Starts at the prior; throws std::invalid_argument unless shape, rate > 0.
+  /// Starts at the prior; throws std::invalid_argument unless shape and rate are in
+  /// [1e-100, 1e100]: a tempered draw divides them by tau, also in [1e-100, 1e100], and must
+  /// get a finite, positive shape (shape = 1e-300 with tau = 1e100 made every select() throw).
   explicit gamma_posterior(const gamma_prior& prior) : shape_(prior.shape), rate_(prior.rate) {
-    detail::require_positive("prior.shape", prior.shape);
-    detail::require_positive("prior.rate", prior.rate);
+    detail::require_scale("prior.shape", prior.shape);
+    detail::require_scale("prior.rate", prior.rate);
   }
 
   /// Poisson rewards are counts: negative ones have no likelihood.
