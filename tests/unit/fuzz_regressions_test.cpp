@@ -1,5 +1,6 @@
 // Regressions found by the fuzz targets (tests/fuzz/, scripts/fuzz): each case is the smallest
 // input that broke a guarantee of the README, rewritten as a plain test.
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -34,7 +35,8 @@ bool draws_whenever_accepted(const Params& params, double reward, int rounds = 5
 
 }  // namespace
 
-// conjugate_policies found it: select() divides the beta or gamma parameters by tau, and with
+// Found writing conjugate_policies' oracle (select() of these policies may throw nothing):
+// select() divides the beta or gamma parameters by tau, and with
 // tau = 1e-100 a prior alpha of 1e300 became +inf (or with tau = 1e100 a shape of 1e-300
 // became 0), which the sampler rejected with std::invalid_argument from select(): parameters
 // accepted at construction that made every later decision throw.
@@ -59,4 +61,25 @@ TEST_CASE("conjugate TS: a prior and temperature accepted at construction never 
       thompson<bernoulli_model>::params{.temperature = 1e-100, .prior = {1e100, 1e-100}}, 1.0));
   CHECK(draws_whenever_accepted<thompson<poisson_model>>(
       thompson<poisson_model>::params{.temperature = 1e100, .prior = {1e-100, 1e100}}, 0.0));
+}
+
+// langevin_policies found it (an allocation of 2^43 bytes, reported by ASan): the size check
+// let any negative count through for the parameter's own check to name, so with an invalid
+// window or batch size a huge K was not checked, and unit_features(K) allocated K doubles before
+// the window was. With K = 2^31 that is 16 GiB, which the kernel kills instead of a throw.
+TEST_CASE("a huge K with an invalid window or batch size throws before allocating (fuzz finding)",
+          "[guarantees][errors][fuzz]") {
+  // 2^40 arms: without the check the allocation (8 TiB) fails at once with std::bad_alloc,
+  // which is not a std::logic_error, instead of exhausting the machine's memory.
+  const Eigen::Index huge = Eigen::Index{1} << 40;
+  for (const Eigen::Index bad : {Eigen::Index{-1}, Eigen::Index{0},
+                                 std::numeric_limits<Eigen::Index>::min()}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(ts_sa<>(huge, {.window = bad}), std::logic_error);
+    CHECK_THROWS_AS(ts_sgld<>(huge, {.batch_size = bad}), std::logic_error);
+    CHECK_THROWS_AS(ts_sgld<poisson_model>(huge, {.batch_size = bad}), std::logic_error);
+  }
+  // The documented exception for the size itself, whatever the other parameters.
+  CHECK_THROWS_AS(ts_sa<>(huge, {.window = -1}), std::length_error);
+  CHECK_THROWS_AS(ts_sgld<>(huge, {.batch_size = -1}), std::length_error);
 }
