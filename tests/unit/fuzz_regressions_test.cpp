@@ -41,7 +41,7 @@ bool draws_whenever_accepted(const Params& params, double reward, int rounds = 5
 // became 0), which the sampler rejected with std::invalid_argument from select(): parameters
 // accepted at construction that made every later decision throw.
 TEST_CASE("conjugate TS: a prior and temperature accepted at construction never make select() "
-          "throw (fuzz finding)",
+          "throw (fuzzing)",
           "[guarantees][conjugate][fuzz]") {
   for (const double tau : {1e-100, 1.0, 1e100}) {
     for (const double big : {1e300, 1e-300, 1e100, 1e-100}) {
