@@ -9,8 +9,9 @@
 //     warm-up's cursor shows there);
 //   - a copy is a checkpoint: replaying the operations since the last copy on it, from the
 //     engine state of that moment, gives the same decisions and the same final state;
-//   - once policies can save themselves: restoring a saved text reproduces the state, and a
-//     corrupted text is rejected with std::invalid_argument and changes nothing.
+//   - save and restore (policies and engine): restoring a saved text reproduces the state and
+//     the decisions; a corrupted text is rejected with std::invalid_argument and changes
+//     nothing, or, if accepted, is a state that saves and restores exactly.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -21,6 +22,8 @@
 
 #include "fuzz_input.hpp"
 #include "sabandit/sabandit.hpp"
+#include "sabandit/state/persist.hpp"
+#include "state_edits.hpp"
 #include "state_snapshot.hpp"
 
 namespace sabandit_fuzz {
@@ -43,18 +46,19 @@ using engine = sabandit::xoshiro256pp;
 /// One decoded operation.
 struct operation {
   enum kind_t { select, update_last, update_any, rounds, checkpoint, save_restore,
-                restore_corrupted, restore_bytes, restore_checkpoint } kind = select;
+                restore_corrupted, restore_bytes, restore_checkpoint, engine_save_restore,
+                engine_restore_corrupted, last = engine_restore_corrupted } kind = select;
   Eigen::Index arm = 0;          // update_any
   double reward = 0.0;           // update_last, update_any
   std::vector<double> rewards;   // rounds: one reward per round
-  std::string bytes;             // restore_corrupted (edits), restore_bytes (the stream)
+  std::string bytes;             // restore_*: the edits (state_edits.hpp) or the stream
 };
 
 [[nodiscard]] inline std::vector<operation> decode_operations(input& in, Eigen::Index num_arms) {
   std::vector<operation> ops;
   while (!in.empty() && ops.size() < 256) {
     operation op;
-    op.kind = static_cast<operation::kind_t>(in.in_range<int>(0, 8));
+    op.kind = static_cast<operation::kind_t>(in.in_range<int>(0, operation::last));
     switch (op.kind) {
       case operation::update_last:
         op.reward = in.reward();
@@ -73,6 +77,7 @@ struct operation {
         break;
       case operation::restore_corrupted:
       case operation::restore_bytes:
+      case operation::engine_restore_corrupted:
         op.bytes = in.bytes(64);
         break;
       default:
@@ -157,21 +162,16 @@ class driver {
   // Restores the policy from the checkpoint's saved text and rewinds the engine: the policy is
   // then the checkpoint again, so the replay check covers the operations after this one.
   bool restore_checkpoint(std::size_t index) {
-    if constexpr (saveable<Policy>) {
-      if (!checkpoint_) return false;
-      std::istringstream in(saved_text(*checkpoint_));
-      policy_.restore(in);
-      if (!(state_of(policy_) == state_of(*checkpoint_)))
-        fail("restore() of a checkpoint's text gave a different state");
-      gen_ = checkpoint_engine_;
-      last_arm_ = checkpoint_last_arm_;
-      checkpoint_index_ = index;
-      trace_.clear();
-      return true;
-    } else {
-      (void)index;
-      return false;
-    }
+    if (!checkpoint_) return false;
+    std::istringstream in(saved_text(*checkpoint_));
+    policy_.restore(in);
+    if (!(state_of(policy_) == state_of(*checkpoint_)))
+      fail("restore() of a checkpoint's text gave a different state");
+    gen_ = checkpoint_engine_;
+    last_arm_ = checkpoint_last_arm_;
+    checkpoint_index_ = index;
+    trace_.clear();
+    return true;
   }
 
   static void execute(Policy& policy, engine& gen, const operation& op, Eigen::Index& last_arm,
@@ -192,11 +192,17 @@ class driver {
         }
         break;
       case operation::save_restore:
-        save_restore(policy);
+        save_restore(policy, gen);
         break;
       case operation::restore_corrupted:
       case operation::restore_bytes:
         restore_from(policy, op, trace);
+        break;
+      case operation::engine_save_restore:
+        engine_save_restore(gen);
+        break;
+      case operation::engine_restore_corrupted:
+        engine_restore_from(gen, op, trace);
         break;
       default:
         break;
@@ -205,21 +211,26 @@ class driver {
 
   // Runs `call` on `policy`; if it throws (a documented exception, else fail), the policy must
   // be exactly as before: the same state and the same behaviour as a copy taken before.
+  // `state` is state_of(policy), which the caller may need too (each costs a save()).
   template <class Call>
-  static bool strong(Policy& policy, allowed expected, const char* name, Call&& call) {
+  static bool strong(Policy& policy, const snapshot& state, allowed expected, const char* name,
+                     Call&& call) {
     const Policy before = policy;
-    const snapshot state = state_of(policy);
     if (!throws_documented(expected, name, call)) return false;
     if (!(state_of(policy) == state)) fail(std::string(name) + " threw and changed the state");
     if (behaviour(policy) != behaviour(before))
       fail(std::string(name) + " threw and changed the decisions that follow");
     return true;
   }
+  template <class Call>
+  static bool strong(Policy& policy, allowed expected, const char* name, Call&& call) {
+    return strong(policy, state_of(policy), expected, name, call);
+  }
 
   static bool select(Policy& policy, engine& gen, Eigen::Index& last_arm, std::string& trace) {
     const snapshot state = state_of(policy);
     Eigen::Index arm = -1;
-    if (strong(policy, select_moves_chains<Policy> ? domain_error : none, "select()",
+    if (strong(policy, state, select_moves_chains<Policy> ? domain_error : none, "select()",
                [&] { arm = policy.select(gen); })) {
       trace += "s!";
       return false;
@@ -245,44 +256,58 @@ class driver {
     trace += threw ? "u!" : "u";
   }
 
-  // A policy restored from its own saved text has the same state and behaviour.
-  static void save_restore(const Policy& policy) {
-    if constexpr (saveable<Policy>) {
-      const std::string text = saved_text(policy);
-      Policy copy = policy;
-      std::istringstream in(text);
-      copy.restore(in);
-      if (!(state_of(copy) == state_of(policy))) fail("save() then restore() changed the state");
-      if (behaviour(copy) != behaviour(policy)) fail("save() then restore() changed decisions");
-    } else {
-      (void)policy;
-    }
+  // A policy restored from its own saved text has the same state and behaviour, also when the
+  // engine's block follows it in the same stream (docs/state-format.md's example).
+  static void save_restore(const Policy& policy, const engine& gen) {
+    std::ostringstream out;
+    policy.save(out);
+    sabandit::state::save(out, gen);
+    Policy copy = policy;
+    engine gen_copy(1);
+    std::istringstream in(out.str());
+    copy.restore(in);
+    sabandit::state::restore(in, gen_copy);
+    if (!(state_of(copy) == state_of(policy))) fail("save() then restore() changed the state");
+    if (behaviour(copy) != behaviour(policy)) fail("save() then restore() changed decisions");
+    if (gen_copy.state() != gen.state()) fail("an engine restored to another state");
   }
 
-  // A saved text with edits (each edit: a position and a byte, or a truncation), or any bytes:
-  // restore() accepts it or throws std::invalid_argument (std::length_error for sizes beyond
-  // bounds::state_doubles) leaving everything as it was.
+  // A saved text with edits (state_edits.hpp), or any bytes with a valid checksum: restore()
+  // accepts it or throws std::invalid_argument (format_error) leaving everything as it was. A
+  // state it accepts must save and restore again exactly.
   static void restore_from(Policy& policy, const operation& op, std::string& trace) {
-    if constexpr (saveable<Policy>) {
-      std::string text = op.bytes;
-      if (op.kind == operation::restore_corrupted) {
-        text = saved_text(policy);
-        for (std::size_t i = 0; i + 1 < op.bytes.size() && !text.empty(); i += 2) {
-          const std::size_t at = static_cast<unsigned char>(op.bytes[i]) * text.size() / 256;
-          if (op.bytes[i + 1] == '\0') {
-            text.resize(at);
-          } else {
-            text[at] = op.bytes[i + 1];
-          }
-        }
-      }
-      std::istringstream in(text);
-      const bool threw = strong(policy, invalid_argument | length_error, "restore()",
-                                [&] { policy.restore(in); });
-      trace += threw ? "r!" : "r";
+    std::string text = op.bytes;
+    if (op.kind == operation::restore_corrupted) {
+      text = edited(saved_text(policy), op.bytes);
     } else {
-      (void)policy, (void)op, (void)trace;
+      detail::reseal(text);
     }
+    std::istringstream in(text);
+    const bool threw =
+        strong(policy, invalid_argument, "restore()", [&] { policy.restore(in); });
+    if (!threw) save_restore(policy, engine(2));
+    trace += threw ? "r!" : "r";
+  }
+
+  static void engine_save_restore(const engine& gen) {
+    std::ostringstream out;
+    sabandit::state::save(out, gen);
+    engine copy(3);
+    std::istringstream in(out.str());
+    sabandit::state::restore(in, copy);
+    if (copy.state() != gen.state()) fail("an engine restored to another state");
+  }
+
+  // The engine's restore has the strong guarantee too.
+  static void engine_restore_from(engine& gen, const operation& op, std::string& trace) {
+    std::ostringstream out;
+    sabandit::state::save(out, gen);
+    std::istringstream in(edited(out.str(), op.bytes));
+    const auto before = gen.state();
+    const bool threw = throws_documented(invalid_argument, "restore() of an engine",
+                                         [&] { sabandit::state::restore(in, gen); });
+    if (threw && gen.state() != before) fail("a rejected engine restore changed the engine");
+    trace += threw ? "e!" : "e";
   }
 
   Policy policy_;

@@ -1,9 +1,9 @@
 #pragma once
 // A policy's complete observable state as bytes, compared bit for bit (NaN payloads and signed
 // zeros included), for the strong guarantee: a throwing call must leave these bytes unchanged.
-// Built from the public accessors of each policy and, where the policy can save itself, its
-// saved text as well. Hidden state (the warm-up's cursor, scratch) is covered by behaviour
-// instead: see policy_driver.hpp, which compares the decisions that follow.
+// Built from the policy's saved text and its public accessors (which show the scores derived
+// from the saved state). What neither shows (the warm-up's cursor, scratch) is covered by
+// behaviour instead: see policy_driver.hpp, which compares the decisions that follow.
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -112,24 +112,12 @@ void add_state(snapshot& s, const sabandit::ts_sgld<Model>& p) {
 
 }  // namespace detail
 
-/// Whether the policy writes its state to a stream (save/restore, issue 10 item 5).
-template <class Policy>
-concept saveable = requires(const Policy& p, Policy& q, std::ostream& out, std::istream& in) {
-  p.save(out);
-  q.restore(in);
-};
-
-/// The policy's saved text, or nothing before save() exists.
+/// The policy's saved text (docs/state-format.md): its complete state, hidden parts included.
 template <class Policy>
 [[nodiscard]] std::string saved_text(const Policy& policy) {
-  if constexpr (saveable<Policy>) {
-    std::ostringstream out;
-    policy.save(out);
-    return out.str();
-  } else {
-    (void)policy;
-    return {};
-  }
+  std::ostringstream out;
+  policy.save(out);
+  return out.str();
 }
 
 /// Every observable piece of `policy`'s state.
