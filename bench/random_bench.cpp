@@ -224,7 +224,10 @@ void BM_indices_lanes(benchmark::State& state) {
 void BM_normals_scalar(benchmark::State& state) {
   time_blocks<sabandit::xoshiro256pp, double>(
       state, static_cast<std::size_t>(state.range(0)),
-      [](auto& gen, auto& out) { sabandit::fill_standard_normal(Eigen::Map<Eigen::ArrayXd>(out.data(), static_cast<Eigen::Index>(out.size())), gen); });
+      [](auto& gen, auto& out) {
+        const auto size = static_cast<Eigen::Index>(out.size());
+        sabandit::fill_standard_normal(Eigen::Map<Eigen::ArrayXd>(out.data(), size), gen);
+      });
 }
 template <std::size_t Lanes>
 void BM_normals_lanes(benchmark::State& state) {

@@ -1,6 +1,6 @@
 #pragma once
-// Randomness: the fast engine and its multi-lane block form, independent streams, uniform bits, normal fills, and the gamma,
-// beta, Poisson and Bernoulli samplers.
+// Randomness: the fast engine and its multi-lane block form, independent streams, uniform
+// bits, normal fills, and the gamma, beta, Poisson and Bernoulli samplers.
 #include "sabandit/random/bernoulli.hpp"
 #include "sabandit/random/beta.hpp"
 #include "sabandit/random/bits.hpp"

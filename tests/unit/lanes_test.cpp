@@ -3,6 +3,7 @@
 // with -O3 -mavx2 (tests/CMakeLists.txt), so the vectorised code of each instruction set, and
 // the run-time AVX2 kernel of a baseline build, are each compared with the one scalar
 // definition.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -32,7 +33,7 @@ class scalar_lanes {
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return ~result_type{0}; }
   result_type operator()() {
-    const auto word = engines_[next_](); 
+    const auto word = engines_[next_]();
     next_ = (next_ + 1) % L;
     return word;
   }

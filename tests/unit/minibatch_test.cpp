@@ -1,6 +1,7 @@
 // TS-SGLD's gradient source (policies/langevin/uniform_minibatch.hpp): the round's mini-batches
 // drawn in one block from the multi-lane engine have the law of the scalar path's, arm by arm
 // uniform picks with replacement from the whole history.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 

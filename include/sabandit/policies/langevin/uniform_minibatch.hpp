@@ -206,7 +206,7 @@ class uniform_minibatch {
 
   std::vector<std::vector<double>> history_;
   Eigen::VectorXd batch_;  // gather scratch of the generic path, kept so a round allocates nothing
-  std::vector<std::uint32_t> raw_;    // the round's mini-batches as 32-bit values: arm-major, then step
+  std::vector<std::uint32_t> raw_;    // the round's mini-batches, 32-bit values: arm, then step
   std::vector<round_state> rounds_;   // per arm: its place in the round
   xoshiro256pp_lanes<> lanes_;        // the round's lanes, for the rare exact redraws
 };
