@@ -28,4 +28,6 @@
 #include "sabandit/policies/ts_sgld.hpp"
 #include "sabandit/policies/ucb.hpp"
 #include "sabandit/random.hpp"
+#include "sabandit/state/archive.hpp"
+#include "sabandit/state/persist.hpp"
 #include "sabandit/version.hpp"

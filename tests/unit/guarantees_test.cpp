@@ -251,6 +251,34 @@ TEST_CASE("scale parameters are bounded where their products overflow (issue 10)
   CHECK_NOTHROW(gaussian_model(1e100));
 }
 
+TEST_CASE("conjugate priors and SA schedules take the same scale bounds (issue 10)",
+          "[guarantees][errors]") {
+  // Accepted before and then broken: Gamma(1, 1e-310) has mean 1e310 = +inf; a schedule with
+  // c2 = 1e-310 divides by a denormal; c1 = 1e300 with c2 = 1e300 multiplies into +inf.
+  CHECK_THROWS_WITH(thompson<poisson_model>(2, {.prior = {1.0, 1e-310}}),
+                    Catch::Contains("prior.rate") && Catch::Contains("[1e-100, 1e100]"));
+  CHECK_THROWS_WITH(thompson<poisson_model>(2, {.prior = {1e300, 1.0}}),
+                    Catch::Contains("prior.shape = 1.0000000000000001e+300"));
+  CHECK_THROWS_WITH(thompson<bernoulli_model>(2, {.prior = {1e-200, 1.0}}),
+                    Catch::Contains("prior.alpha = 9.9999999999999998e-201"));
+  CHECK_THROWS_WITH(thompson<bernoulli_model>(2, {.prior = {1.0, 1e101}}),
+                    Catch::Contains("prior.beta"));
+  CHECK_THROWS_WITH(polynomial_decay(1e300, 1e300, 0.0, 1.0),
+                    Catch::Contains("polynomial_decay.c1 = 1.0000000000000001e+300"));
+  CHECK_THROWS_WITH(polynomial_decay(1.0, 1e-310, 1.0, 1.0),
+                    Catch::Contains("polynomial_decay.c2") && Catch::Contains("[1e-100, 1e100]"));
+  CHECK_THROWS_WITH(polynomial_decay(1.0, 1.0, 1e101, 1.0), Catch::Contains("polynomial_decay.c3"));
+
+  // At the bounds the posterior means and the schedule stay finite and positive.
+  const gamma_posterior wide_gamma({1e100, 1e-100});
+  CHECK(std::isfinite(wide_gamma.mean()));
+  const beta_posterior wide_beta({1e100, 1e-100});
+  CHECK((wide_beta.mean() > 0.0 && wide_beta.mean() <= 1.0));
+  const polynomial_decay extreme(1e-100, 1e100, 0.0, 1.0);
+  CHECK(extreme(Eigen::Index{1} << 40) > 0.0);
+  CHECK(polynomial_decay(1.0, 0.0, 1.0, 1.0)(5) == 1.0);  // c2 = 0 is still a valid constant
+}
+
 TEST_CASE("at the parameter bounds, TS and UCB still give finite, informative scores",
           "[guarantees]") {
   xoshiro256pp gen(8);

@@ -4,6 +4,7 @@
 // Langevin policies; see ts_sgld.hpp for why TS-SGLD's needs no decay either.)
 #include <cmath>
 #include <concepts>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -31,21 +32,34 @@ class constant_schedule {
   /// The constant.
   [[nodiscard]] double value() const noexcept { return value_; }
 
+  /// "constant", the name in a saved policy's type (state/persist.hpp).
+  [[nodiscard]] static std::string state_name() { return "constant"; }
+  /// Saves or restores the value; restoring re-runs the constructor's check.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    double value = self.value_;
+    ar("value", value);
+    if constexpr (Archive::reading) self = constant_schedule(value);
+  }
+
  private:
   double value_;
 };
 
 /// gamma_n = c1 / (c2 n^alpha + c3): the SA schedule of the appendix ("Ablation Studies").
-/// 1/n is {1, 1, 0, 1}. Requires c1 > 0, c2, c3 >= 0 with c2 + c3 > 0, alpha in (0, 1] (the
-/// Robbins–Monro condition sum gamma_n = infinity needs alpha <= 1).
+/// 1/n is {1, 1, 0, 1}. Requires c1 in [1e-100, 1e100], c2 and c3 each 0 or in [1e-100, 1e100]
+/// with c2 + c3 > 0, and alpha in (0, 1] (the Robbins–Monro condition sum gamma_n = infinity
+/// needs alpha <= 1).
 class polynomial_decay {
  public:
   /// gamma_n = c1 / (c2 n^alpha + c3); throws std::invalid_argument naming a bad coefficient.
   polynomial_decay(double c1, double c2, double c3, double alpha)
       : c1_(c1), c2_(c2), c3_(c3), alpha_(alpha) {
-    detail::require_positive("polynomial_decay.c1", c1);
-    detail::require_non_negative("polynomial_decay.c2", c2);
-    detail::require_non_negative("polynomial_decay.c3", c3);
+    // Scale bounds as for every scale parameter (errors.hpp): c2 n^alpha + c3 and the
+    // quotient stay finite and non-zero for every n a policy can reach.
+    detail::require_scale("polynomial_decay.c1", c1);
+    if (c2 != 0.0) detail::require_scale("polynomial_decay.c2", c2);
+    if (c3 != 0.0) detail::require_scale("polynomial_decay.c3", c3);
     if (!(c2 + c3 > 0.0)) detail::throw_invalid("polynomial_decay.c2 + c3", c2 + c3, "must be > 0");
     if (!(alpha > 0.0 && alpha <= 1.0))
       detail::throw_invalid("polynomial_decay.alpha", alpha, "must be in (0, 1]");
@@ -76,6 +90,19 @@ class polynomial_decay {
   /// The exponent alpha.
   [[nodiscard]] double alpha() const noexcept { return alpha_; }
 
+  /// "polynomial_decay", the name in a saved policy's type (state/persist.hpp).
+  [[nodiscard]] static std::string state_name() { return "polynomial_decay"; }
+  /// Saves or restores c1, c2, c3 and alpha; restoring re-runs the constructor's checks.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    double c1 = self.c1_, c2 = self.c2_, c3 = self.c3_, alpha = self.alpha_;
+    ar("c1", c1);
+    ar("c2", c2);
+    ar("c3", c3);
+    ar("alpha", alpha);
+    if constexpr (Archive::reading) self = polynomial_decay(c1, c2, c3, alpha);
+  }
+
  private:
   double c1_, c2_, c3_, alpha_;
 };
@@ -97,6 +124,16 @@ class horizon_schedule {
   /// the largest Eigen::Index).
   [[nodiscard]] Eigen::Index inner_steps(Eigen::Index n) const noexcept {
     return detail::ceil_div(horizon_, n);
+  }
+
+  /// "horizon", the name in a saved policy's type (state/persist.hpp).
+  [[nodiscard]] static std::string state_name() { return "horizon"; }
+  /// Saves or restores T; restoring re-runs the constructor's check.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    Eigen::Index horizon = self.horizon_;
+    ar("horizon", horizon);
+    if constexpr (Archive::reading) self = horizon_schedule(horizon);
   }
 
  private:

@@ -10,6 +10,7 @@
 // Numerics: every function is evaluated without exp of a positive argument, so it stays finite
 // and accurate for |eta| up to the largest double (tested at |eta| = 700).
 #include <cmath>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -38,6 +39,8 @@ class bernoulli_model {
   /// [0.02, 0.98], and proper, so a warm-up of all zeros or all ones keeps a finite MAP
   /// (the maximum-likelihood logit would be -infinity or +infinity).
   [[nodiscard]] static normal_prior default_prior() { return {0.0, 4.0}; }
+  /// "bernoulli", the name in a saved policy's type (the model has no state of its own).
+  [[nodiscard]] static std::string state_name() { return "bernoulli"; }
 
   // --- Conjugate posterior (exact Beta-Bernoulli TS, epsilon-TS) --------------------------
   /// TS's prior is on the success probability.

@@ -4,6 +4,7 @@
 // to alpha and 1 - x to beta, which is exact for x in {0, 1}. A tempered draw divides both
 // parameters by tau: the mean is unchanged and the variance grows by about tau (a power
 // posterior, the analogue of the Gaussian TS temperature).
+#include <cmath>
 #include <random>
 
 #include "sabandit/errors.hpp"
@@ -13,17 +14,25 @@ namespace sabandit {
 
 /// Beta(alpha, beta) prior on a success probability. Beta(1, 1) is uniform.
 struct beta_prior {
-  double alpha = 1.0;  ///< > 0: prior successes
-  double beta = 1.0;   ///< > 0: prior failures
+  double alpha = 1.0;  ///< in [1e-100, 1e100]: prior successes
+  double beta = 1.0;   ///< in [1e-100, 1e100]: prior failures
+
+  /// Saves or restores both parameters (state/persist.hpp); checked when the policy is rebuilt.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("alpha", self.alpha);
+    ar("beta", self.beta);
+  }
 };
 
 /// Beta(alpha, beta) on a success probability, updated by Bernoulli rewards.
 class beta_posterior {
  public:
-  /// Starts at the prior; throws std::invalid_argument unless alpha, beta > 0.
+  /// Starts at the prior; throws std::invalid_argument unless alpha and beta are in
+  /// [1e-100, 1e100] (errors.hpp: their sums and quotients stay finite).
   explicit beta_posterior(const beta_prior& prior) : alpha_(prior.alpha), beta_(prior.beta) {
-    detail::require_positive("prior.alpha", prior.alpha);
-    detail::require_positive("prior.beta", prior.beta);
+    detail::require_scale("prior.alpha", prior.alpha);
+    detail::require_scale("prior.beta", prior.beta);
   }
 
   /// Bernoulli rewards lie in [0, 1]; anything else would make beta or alpha meaningless.
@@ -40,6 +49,15 @@ class beta_posterior {
   [[nodiscard]] double alpha() const noexcept { return alpha_; }
   /// Prior plus observed failures.
   [[nodiscard]] double beta() const noexcept { return beta_; }
+  /// Saves or restores alpha and beta (state/persist.hpp), which must be finite and > 0.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("alpha", self.alpha_);
+    ar("beta", self.beta_);
+    ar.require(self.alpha_ > 0.0 && std::isfinite(self.alpha_) && self.beta_ > 0.0 &&
+                   std::isfinite(self.beta_),
+               "a beta posterior's parameters are finite and > 0");
+  }
   /// alpha / (alpha + beta).
   [[nodiscard]] double mean() const noexcept { return alpha_ / (alpha_ + beta_); }
   /// alpha beta / ((alpha + beta)^2 (alpha + beta + 1)).

@@ -2,6 +2,7 @@
 // The conjugate posterior of Poisson rewards: Gamma(shape0 + sum_i x_i, rate0 + n) on the mean.
 // A tempered draw divides shape and rate by tau: the mean is unchanged and the variance grows
 // by tau (a power posterior, the analogue of the Gaussian TS temperature).
+#include <cmath>
 #include <random>
 
 #include "sabandit/errors.hpp"
@@ -11,17 +12,25 @@ namespace sabandit {
 
 /// Gamma(shape, rate) prior on a Poisson mean (mean shape / rate, variance shape / rate^2).
 struct gamma_prior {
-  double shape = 1.0;   ///< > 0
-  double rate = 1e-4;   ///< > 0; the default is nearly flat: an exponential of mean 10^4
+  double shape = 1.0;   ///< in [1e-100, 1e100]
+  double rate = 1e-4;   ///< in [1e-100, 1e100]; the default is nearly flat: an exponential of mean 10^4
+
+  /// Saves or restores both parameters (state/persist.hpp); checked when the policy is rebuilt.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("shape", self.shape);
+    ar("rate", self.rate);
+  }
 };
 
 /// Gamma(shape, rate) on a Poisson mean, updated by counts.
 class gamma_posterior {
  public:
-  /// Starts at the prior; throws std::invalid_argument unless shape, rate > 0.
+  /// Starts at the prior; throws std::invalid_argument unless shape and rate are in
+  /// [1e-100, 1e100] (errors.hpp: their sums and quotients stay finite).
   explicit gamma_posterior(const gamma_prior& prior) : shape_(prior.shape), rate_(prior.rate) {
-    detail::require_positive("prior.shape", prior.shape);
-    detail::require_positive("prior.rate", prior.rate);
+    detail::require_scale("prior.shape", prior.shape);
+    detail::require_scale("prior.rate", prior.rate);
   }
 
   /// Poisson rewards are counts: negative ones have no likelihood.
@@ -40,6 +49,15 @@ class gamma_posterior {
   [[nodiscard]] double rate() const noexcept { return rate_; }
   /// shape / rate.
   [[nodiscard]] double mean() const noexcept { return shape_ / rate_; }
+  /// Saves or restores shape and rate (state/persist.hpp), which must be finite and > 0.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("shape", self.shape_);
+    ar("rate", self.rate_);
+    ar.require(self.shape_ > 0.0 && std::isfinite(self.shape_) && self.rate_ > 0.0 &&
+                   std::isfinite(self.rate_),
+               "a gamma posterior's parameters are finite and > 0");
+  }
   /// shape / rate^2.
   [[nodiscard]] double variance() const noexcept { return shape_ / (rate_ * rate_); }
   /// A draw from Gamma(shape / tau, rate / tau).

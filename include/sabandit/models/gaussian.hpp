@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -32,6 +33,16 @@ class gaussian_model {
 
   /// sigma^2.
   [[nodiscard]] double noise_variance() const noexcept { return noise_variance_; }
+
+  /// "gaussian", the name in a saved policy's type (state/persist.hpp).
+  [[nodiscard]] static std::string state_name() { return "gaussian"; }
+  /// Saves or restores sigma^2; restoring re-runs the constructor's check.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    double noise_variance = self.noise_variance_;
+    ar("noise_variance", noise_variance);
+    if constexpr (Archive::reading) self = gaussian_model(noise_variance);
+  }
 
   // --- Conjugate posterior (Gaussian TS, epsilon-TS) -------------------------------------
   /// TS's prior is on the mean: N(mu0, sigma0^2).

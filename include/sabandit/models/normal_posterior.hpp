@@ -48,6 +48,21 @@ class normal_posterior {
   [[nodiscard]] double count() const noexcept { return count_; }
   /// Their sum.
   [[nodiscard]] double sum() const noexcept { return sum_; }
+  /// Saves or restores the five numbers (state/persist.hpp): precisions finite (the prior's
+  /// > 0: it is never flat here, the noise's > 0), a whole count and a finite sum.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("prior_precision", self.prior_precision_);
+    ar("prior_weight", self.prior_weight_);
+    ar("noise_precision", self.noise_precision_);
+    ar("count", self.count_, 0.0, 0x1p53);
+    ar("sum", self.sum_);
+    ar.require(self.prior_precision_ > 0.0 && std::isfinite(self.prior_precision_) &&
+                   self.noise_precision_ > 0.0 && std::isfinite(self.noise_precision_) &&
+                   std::isfinite(self.prior_weight_) && std::isfinite(self.sum_) &&
+                   self.count_ == std::floor(self.count_),
+               "a normal posterior's numbers are finite, its precisions > 0, its count whole");
+  }
 
  private:
   static const normal_prior& validated(const normal_prior& prior) {

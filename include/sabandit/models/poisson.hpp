@@ -9,6 +9,7 @@
 // |eta| = 700 (tested). Beyond that the mean itself is not representable as a double.
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -24,6 +25,8 @@ class poisson_model {
   /// N(0, 2^2) on the log-mean scale: 95% of its mass on means in [0.02, 50], and proper, so
   /// a warm-up of all zeros keeps a finite MAP (the maximum-likelihood log-mean is -infinity).
   [[nodiscard]] static normal_prior default_prior() { return {0.0, 4.0}; }
+  /// "poisson", the name in a saved policy's type (the model has no state of its own).
+  [[nodiscard]] static std::string state_name() { return "poisson"; }
 
   // --- Conjugate posterior (exact Gamma-Poisson TS, epsilon-TS) ----------------------------
   /// TS's prior is on the Poisson mean.

@@ -30,6 +30,14 @@ struct normal_prior {
   /// 1 / variance: 0 for the flat prior.
   [[nodiscard]] double precision() const noexcept { return 1.0 / variance; }
 
+  /// Saves or restores the mean and variance (state/persist.hpp); the policy that holds the
+  /// prior checks them when it is rebuilt.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("mean", self.mean);
+    ar("variance", self.variance);
+  }
+
   /// Adds weight * grad log pi(theta) = -weight (theta - mean) / variance to `grad`.
   template <class Theta, class Grad>
   void add_log_density_gradient(const Eigen::MatrixBase<Theta>& theta, double weight,

@@ -1,5 +1,7 @@
 #pragma once
 // Per-arm pull counts and reward sums: what every policy keeps, in O(K) memory.
+#include <limits>
+
 #include <Eigen/Core>
 
 namespace sabandit {
@@ -30,6 +32,18 @@ class arm_statistics {
   [[nodiscard]] double mean(Eigen::Index arm) const noexcept { return sum_(arm) / count_(arm); }
   /// Total pulls so far: t - 1 at round t.
   [[nodiscard]] long long total() const noexcept { return total_; }
+
+  /// Saves or restores the counts, sums and total (state/persist.hpp). A restored count is a
+  /// whole number in [0, 2^53] (beyond, a double cannot count), and the total is their sum.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("counts", self.count_, 0.0, 0x1p53);
+    ar("sums", self.sum_);
+    ar("total", self.total_, 0LL, std::numeric_limits<long long>::max());
+    ar.require((self.count_ == self.count_.floor()).all(), "counts must be whole numbers");
+    ar.require(self.count_.sum() == static_cast<double>(self.total_),
+               "total must be the sum of the counts");
+  }
 
  private:
   Eigen::ArrayXd count_;

@@ -5,7 +5,11 @@
 // are greedy otherwise, with epsilon = 1/K; here that regime is epsilon = 1 - 1/K.) It is TS plus one coin, so it is built from thompson<Model>
 // and works over any model with a conjugate posterior (Gaussian: the paper's baseline).
 #include <optional>
+#include <istream>
+#include <optional>
+#include <ostream>
 #include <random>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -15,12 +19,13 @@
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/thompson.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit {
 
 /// epsilon-TS over `Model`'s conjugate posterior; models Policy. A copy is a checkpoint.
 template <class Model = gaussian_model>
-class epsilon_ts {
+class epsilon_ts : public state::saveable<epsilon_ts<Model>> {
  public:
   /// The greedy probability and the posterior's parameters, an aggregate for designated
   /// initialisers: `epsilon_ts<>(K, {.epsilon = 0.1})`.
@@ -64,6 +69,19 @@ class epsilon_ts {
 
   /// The Thompson sampler that holds the posterior (its means and statistics).
   [[nodiscard]] const thompson<Model>& posterior() const noexcept { return ts_; }
+
+  /// "epsilon_ts<model>", the type in a saved state's header.
+  [[nodiscard]] static std::string state_name() {
+    return "epsilon_ts<" + state::component_name<Model>() + ">";
+  }
+  /// The saved fields (state/persist.hpp): the Thompson sampler's, then epsilon.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar.nest("ts", [&] { thompson<Model>::persist(self.ts_, ar); });
+    double epsilon = self.epsilon_;
+    ar("epsilon", epsilon);
+    if constexpr (Archive::reading) self.epsilon_ = validated_epsilon(self.num_arms(), epsilon);
+  }
 
  private:
   static double validated_epsilon(Eigen::Index num_arms, std::optional<double> epsilon) {

@@ -13,7 +13,10 @@
 // replaced by bisection.
 #include <cmath>
 #include <limits>
+#include <istream>
+#include <ostream>
 #include <random>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -23,6 +26,7 @@
 #include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit {
 
@@ -67,7 +71,7 @@ template <DivergenceRewardModel Model>
 
 /// KL-UCB over `Model`'s divergence; models Policy (deterministic: the engine is not used).
 template <DivergenceRewardModel Model = bernoulli_model>
-class kl_ucb {
+class kl_ucb : public state::saveable<kl_ucb<Model>> {
  public:
   /// The exploration level's log log t coefficient and the warm-up: an aggregate for
   /// designated initialisers.
@@ -123,6 +127,26 @@ class kl_ucb {
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
   /// The indices of the last select().
   [[nodiscard]] const Eigen::ArrayXd& indices() const noexcept { return scores_; }
+
+  /// "kl_ucb<model>", the type in a saved state's header.
+  [[nodiscard]] static std::string state_name() {
+    return "kl_ucb<" + state::component_name<Model>() + ">";
+  }
+  /// The saved fields (state/persist.hpp): K, the parameters, the model and the statistics.
+  /// Not the indices: select() recomputes them all from the statistics (until it runs, a
+  /// restored policy's indices() are 0).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    Eigen::Index num_arms = self.num_arms();
+    params p = self.params_;
+    Model model = self.model_;
+    ar("num_arms", num_arms);
+    ar("log_log_coefficient", p.log_log_coefficient);
+    ar("warmup", p.warmup);
+    state::persist_component("model", model, ar);
+    if constexpr (Archive::reading) self = kl_ucb(num_arms, p, std::move(model));
+    ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
+  }
 
  private:
   static params validated(Eigen::Index num_arms, const params& p) {

@@ -52,6 +52,19 @@ class reward_windows {
     buffer_(saved.slot, arm) = saved.slot_value;
   }
 
+  /// Saves or restores the buffer, running sums, lengths and oldest slots (state/persist.hpp).
+  /// A restored window is at most B long and its oldest slot is inside it (0 until it fills).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    const Eigen::Index last = self.capacity() - 1;
+    ar("buffer", self.buffer_);
+    ar("sums", self.sum_);
+    ar("sizes", self.size_, Eigen::Index{0}, self.capacity());
+    ar("heads", self.head_, Eigen::Index{0}, last);
+    ar.require((self.size_ == self.capacity() || self.head_ == 0).all(),
+               "a window that is not full starts at slot 0");
+  }
+
   /// Adds a reward, overwriting the oldest once the window is full.
   void push(Eigen::Index arm, double reward) noexcept {
     if (size_(arm) < capacity()) {

@@ -10,7 +10,10 @@
 // A model without a conjugate posterior is rejected at compile time: use the Langevin
 // policies (ts_sa, ts_sgld), which need only a likelihood.
 #include <cmath>
+#include <istream>
+#include <ostream>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -22,12 +25,13 @@
 #include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit {
 
 /// Thompson sampling over `Model`'s conjugate posterior; models Policy. A copy is a checkpoint.
 template <class Model = gaussian_model>
-class thompson {
+class thompson : public state::saveable<thompson<Model>> {
   static_assert(ConjugateRewardModel<Model>,
                 "thompson<Model> needs a conjugate posterior (Model::posterior_type, see "
                 "docs/concepts.md); for a likelihood without one use ts_sa<Model> or "
@@ -113,6 +117,30 @@ class thompson {
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
   /// Whether the warm-up is over (so select samples from the posterior).
   [[nodiscard]] bool warmed_up() { return !warm_up_.pending(stats_).has_value(); }
+
+  /// "thompson<model>", the type in a saved state's header.
+  [[nodiscard]] static std::string state_name() {
+    return "thompson<" + state::component_name<Model>() + ">";
+  }
+  /// The saved fields (state/persist.hpp): K, the parameters, the statistics and every arm's
+  /// posterior; the scores are rebuilt from the posteriors as update() computes them.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    Eigen::Index num_arms = self.num_arms();
+    params p = self.params_;
+    ar("num_arms", num_arms);
+    ar("temperature", p.temperature);
+    ar.nest("prior", [&] { decltype(p.prior)::persist(p.prior, ar); });
+    ar("warmup", p.warmup);
+    if constexpr (Archive::reading) self = thompson(num_arms, p);
+    ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
+    for (Eigen::Index a = 0; a < num_arms; ++a) {
+      ar.nest("posterior." + std::to_string(a), [&] {
+        posterior_type::persist(self.posteriors_[static_cast<std::size_t>(a)], ar);
+      });
+      if constexpr (Archive::reading) self.refresh(a);
+    }
+  }
 
  private:
   static params validated(Eigen::Index num_arms, const params& p) {

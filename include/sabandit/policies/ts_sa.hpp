@@ -22,7 +22,10 @@
 // For a non-Gaussian model the paper's SA schedule moves the iterate very slowly (gamma_19 =
 // 0.011, and the logit's curvature is p (1 - p) <= 1/4); gamma_n = 1/n with h = 1 is the setting
 // that learns there (README, "Reward models").
+#include <istream>
+#include <ostream>
 #include <random>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -39,7 +42,8 @@ namespace sabandit {
 /// TS-SA (Algorithm 1) over any RewardModel; models Policy. A copy is a checkpoint.
 template <RewardModel Model = gaussian_model, SaSchedule Schedule = polynomial_decay>
 class ts_sa
-    : public langevin::core<Model, langevin::recent_window, langevin::sa_averaging<Schedule>> {
+    : public langevin::core<Model, langevin::recent_window, langevin::sa_averaging<Schedule>>,
+      public state::saveable<ts_sa<Model, Schedule>> {
   using core = langevin::core<Model, langevin::recent_window, langevin::sa_averaging<Schedule>>;
 
  public:
@@ -95,6 +99,20 @@ class ts_sa
   /// The reward windows (B x K), to show that memory does not grow with the horizon.
   [[nodiscard]] const reward_windows& windows() const noexcept {
     return this->source().windows();
+  }
+
+  /// "ts_sa<model,schedule>", the type in a saved state's header.
+  [[nodiscard]] static std::string state_name() {
+    return "ts_sa<" + state::component_name<Model>() + "," +
+           state::component_name<Schedule>() + ">";
+  }
+  /// The saved fields (state/persist.hpp): the Langevin core's, with B and the SA schedule.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    core::persist_policy(self, ar, self.params_, [&](params& p) {
+      ar("window", p.window);
+      state::persist_component("sa_schedule", p.sa_schedule, ar);
+    });
   }
 
  private:

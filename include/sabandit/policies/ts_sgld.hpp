@@ -19,7 +19,10 @@
 // n, and the regret gets a linear floor (h = 1 on that setting: 1,100 after 10^4 rounds).
 // tau is a temperature (multiplies the posterior variance; the Preliminaries' divisor 1/tau).
 #include <cmath>
+#include <istream>
+#include <ostream>
 #include <random>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -35,7 +38,8 @@ namespace sabandit {
 /// TS-SGLD (Mazumdar et al. 2020) over any RewardModel; models Policy. A copy is a checkpoint.
 template <RewardModel Model = gaussian_model>
 class ts_sgld
-    : public langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate> {
+    : public langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate>,
+      public state::saveable<ts_sgld<Model>> {
   using core = langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate>;
 
  public:
@@ -114,6 +118,16 @@ class ts_sgld
   [[nodiscard]] Eigen::Map<const Eigen::VectorXd> history(Eigen::Index arm) const {
     detail::require_arm(arm, this->num_arms());
     return this->source().rewards(arm);
+  }
+
+  /// "ts_sgld<model>", the type in a saved state's header.
+  [[nodiscard]] static std::string state_name() {
+    return "ts_sgld<" + state::component_name<Model>() + ">";
+  }
+  /// The saved fields (state/persist.hpp): the Langevin core's, with the batch size.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    core::persist_policy(self, ar, self.params_, [&](params& p) { ar("batch_size", p.batch_size); });
   }
 
  private:

@@ -4,7 +4,10 @@
 // t the current round (1-based), n_a the pulls of arm a. tau multiplies the exploration bonus
 // (tau = 1 is textbook UCB1 for rewards of unit scale).
 #include <cmath>
+#include <istream>
+#include <ostream>
 #include <random>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -13,12 +16,13 @@
 #include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit {
 
 /// UCB1 with a bonus scale: the deterministic baseline of the paper's experiments; models
 /// Policy. A regular value: a copy is a checkpoint.
-class ucb {
+class ucb : public state::saveable<ucb> {
  public:
   /// UCB's parameters, an aggregate for designated initialisers: `ucb(K, {.temperature = 0.5})`.
   struct params {
@@ -65,12 +69,30 @@ class ucb {
     detail::require_arm(arm, num_arms());
     detail::require_reward(reward);
     stats_.add(arm, reward);
-    means_(arm) = stats_.mean(arm);
-    bonus_shape_(arm) = std::sqrt(2.0 / stats_.count(arm));
+    cache(arm);
   }
 
   /// Pulls and reward means per arm (`count(a)`, `mean(a)`), what the index is built from.
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
+
+  /// "ucb", the type in a saved state's header.
+  [[nodiscard]] static std::string state_name() { return "ucb"; }
+  /// The saved fields (state/persist.hpp): K, the parameters, the statistics. The means and
+  /// bonus shapes are rebuilt from the statistics as update() computes them.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    Eigen::Index num_arms = self.num_arms();
+    params p = self.params_;
+    ar("num_arms", num_arms);
+    ar("temperature", p.temperature);
+    ar("warmup", p.warmup);
+    if constexpr (Archive::reading) self = ucb(num_arms, p);
+    ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
+    if constexpr (Archive::reading) {
+      for (Eigen::Index a = 0; a < num_arms; ++a)
+        if (self.stats_.count(a) > 0.0) self.cache(a);
+    }
+  }
 
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
@@ -79,6 +101,12 @@ class ucb {
     detail::require_scale("temperature", p.temperature);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;
+  }
+
+  // The arm-dependent parts of the index, from the statistics.
+  void cache(Eigen::Index arm) {
+    means_(arm) = stats_.mean(arm);
+    bonus_shape_(arm) = std::sqrt(2.0 / stats_.count(arm));
   }
 
   params params_;

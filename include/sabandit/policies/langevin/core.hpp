@@ -36,6 +36,7 @@
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
 #include "sabandit/policies/langevin/warm_start.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit {
 
@@ -75,6 +76,22 @@ void validate_common(const Params& p) {
   detail::require_scale("temperature (tau)", p.temperature);
   detail::validate(p.prior, p.init == initialisation::prior);
   detail::validate(p.warm_start);
+}
+
+/// Saves or restores the parameters every Langevin policy's params share (state/persist.hpp);
+/// the policy's constructor checks them when it is rebuilt from them.
+template <class Params, class Archive>
+void persist_common(Params& p, Archive& ar) {
+  constexpr Eigen::Index most = std::numeric_limits<Eigen::Index>::max();
+  ar("warmup", p.warmup, Eigen::Index{1}, most);
+  ar("inner_steps", p.inner_steps, Eigen::Index{1}, most);
+  ar("step_size", p.step_size);
+  ar("temperature", p.temperature);
+  int init = p.init == initialisation::prior ? 0 : 1;
+  ar("init", init, 0, 1);  // 0: prior draw, 1: warm start
+  p.init = init == 0 ? initialisation::prior : initialisation::warm_start;
+  ar.nest("prior", [&] { normal_prior::persist(p.prior, ar); });
+  ar.nest("warm_start", [&] { map_options::persist(p.warm_start, ar); });
 }
 
 /// The shared state and mechanics of a Langevin policy (see the header comment); policies derive from it.
@@ -117,6 +134,39 @@ class core {
         grad_(phi_.rows()),
         trial_(phi_.rows()) {
     averager_.validate(settings.warmup);
+  }
+
+  /// The saved fields of a policy deriving from this core (state/persist.hpp): the features,
+  /// the params (the shared ones, then `own_params(p)` for the policy's own), the model; when
+  /// reading, the policy is rebuilt from these through its constructor, which checks them.
+  /// Then what the chains learned: Theta, the statistics and the gradient source. The
+  /// decision scores are not saved: they are rebuilt exactly as commit() computed them,
+  /// <phi_a, theta_a> and sqrt(tau / n_a) |phi_a| for every arm past its warm-up; nor is the
+  /// warm-up's cursor, a cache that the counts determine.
+  template <class Self, class Archive, class Params, class OwnParams>
+  static void persist_policy(Self& self, Archive& ar, Params p, OwnParams&& own_params) {
+    Eigen::MatrixXd features = self.features();
+    Model model = self.model();
+    ar.shaped("features", features);
+    ar.nest("params", [&] {
+      persist_common(p, ar);
+      own_params(p);
+    });
+    state::persist_component("model", model, ar);
+    if constexpr (Archive::reading)
+      self = std::remove_const_t<Self>(std::move(features), p, std::move(model));
+    ar("theta", self.theta_);
+    ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
+    ar.nest("source", [&] { GradientSource::persist(self.source_, ar); });
+    if constexpr (Archive::reading) {
+      for (Eigen::Index a = 0; a < self.num_arms(); ++a) {
+        const auto pulls = static_cast<Eigen::Index>(self.stats_.count(a));
+        ar.require(self.source_.holds(a, pulls),
+                   "the gradient source of arm " + std::to_string(a) +
+                       " does not hold the rewards its pull count leaves");
+        if (pulls >= self.settings_.warmup) self.store(a, self.theta_.col(a), pulls);
+      }
+    }
   }
 
   /// The gradient source (its windows or histories).

@@ -3,6 +3,7 @@
 // g = (1/m) sum_{i<m} grad log p(X_{n-i} | theta), m = min(n, B)). Constant memory, O(K B).
 // One of the two gradient sources a Langevin chain is composed from (langevin/core.hpp);
 // the other is TS-SGLD's uniform_minibatch.
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -30,6 +31,16 @@ class recent_window {
 
   /// The windows themselves, for inspection (constant memory can be checked on them).
   [[nodiscard]] const reward_windows& windows() const noexcept { return windows_; }
+
+  /// Saves or restores the windows (state/persist.hpp).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar.nest("windows", [&] { reward_windows::persist(self.windows_, ar); });
+  }
+  /// Whether the window of `arm` holds what `pulls` pulls leave in it: min(pulls, B) rewards.
+  [[nodiscard]] bool holds(Eigen::Index arm, Eigen::Index pulls) const noexcept {
+    return windows_.size(arm) == std::min(pulls, windows_.capacity());
+  }
 
   /// The rewards a warm start fits: the window at the end of the warm-up.
   [[nodiscard]] auto rewards(Eigen::Index arm) const noexcept { return windows_.rewards(arm); }

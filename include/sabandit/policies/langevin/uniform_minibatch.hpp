@@ -16,6 +16,7 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
@@ -70,6 +71,17 @@ class uniform_minibatch {
   /// Undoes a record() since save().
   void restore(Eigen::Index arm, const checkpoint& saved) {
     history_[static_cast<std::size_t>(arm)].resize(saved.size);
+  }
+
+  /// Saves or restores every arm's history (state/persist.hpp).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    for (std::size_t a = 0; a < self.history_.size(); ++a)
+      ar("history." + std::to_string(a), self.history_[a]);
+  }
+  /// Whether the history of `arm` holds what `pulls` pulls leave in it: every reward.
+  [[nodiscard]] bool holds(Eigen::Index arm, Eigen::Index pulls) const noexcept {
+    return history_[static_cast<std::size_t>(arm)].size() == static_cast<std::size_t>(pulls);
   }
 
   /// Draws the mini-batches of a round at once: `steps` for every arm, each of batch_size

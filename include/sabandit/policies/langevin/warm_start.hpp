@@ -42,6 +42,13 @@ struct map_options {
   /// tolerance (1 + |theta|_inf): a relative accuracy on theta, which neither a large
   /// curvature (a Poisson mean of 10^6) nor a vanishing one (no maximiser) can fake (> 0).
   double tolerance = 1e-9;
+
+  /// Saves or restores both options (state/persist.hpp); the policy checks them when rebuilt.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("max_iterations", self.max_iterations);
+    ar("tolerance", self.tolerance);
+  }
 };
 
 /// The warm-up data a warm start fits: the rewards (for the generic gradient) and, for

@@ -1,0 +1,381 @@
+#pragma once
+// The saved-state text format (docs/state-format.md), version 1: a block of lines
+//   sabandit-state 1 <type>
+//   <name> <value>                    scalars
+//   <name> <n> <v1> ... <vn>          vectors
+//   <name> <rows> <cols> <values>     matrices, column-major
+//   end <checksum>
+// Numbers are written with std::to_chars (the shortest text that reads back to the same
+// double, so a restore is bit-exact) and read with std::from_chars on the whole token. The
+// checksum (FNV-1a, 64 bits, over every byte before the `end` line) rejects a stream that was
+// truncated or altered; the field names, counts and ranges reject one that was built by hand
+// for another type, another size or an impossible state.
+//
+// One function per stateful class lists its fields once, for both directions:
+//   template <class Self, class Archive> static void persist(Self& self, Archive& ar);
+// `writer` takes const fields; `reader` writes into them, and `Archive::reading` tells a
+// persist function whether it must rebuild a derived value or re-run a constructor's checks.
+#include <algorithm>
+#include <charconv>
+#include <concepts>
+#include <cstdint>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "sabandit/errors.hpp"
+
+namespace sabandit::state {
+
+/// The format version this library writes and the only one it reads.
+inline constexpr int format_version = 1;
+
+namespace detail {
+
+inline constexpr std::string_view magic = "sabandit-state";
+
+// FNV-1a (Fowler, Noll, Vo): one multiply per byte, and any single changed byte changes it.
+class fnv1a {
+ public:
+  void add(std::string_view bytes) noexcept {
+    for (const char c : bytes) {
+      hash_ ^= static_cast<unsigned char>(c);
+      hash_ *= 0x100000001b3ULL;
+    }
+  }
+  [[nodiscard]] std::uint64_t value() const noexcept { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+[[nodiscard]] inline std::string hex(std::uint64_t value) {
+  char text[17];
+  const auto result = std::to_chars(text, text + 16, value, 16);
+  return std::string(16 - static_cast<std::size_t>(result.ptr - text), '0') +
+         std::string(text, result.ptr);
+}
+
+template <class T>
+void append_number(std::string& line, T value) {
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  line.push_back(' ');
+  line.append(text, result.ptr);
+}
+
+// Field names qualified by the members they belong to ("params.prior.variance").
+class scoped_names {
+ public:
+  /// Runs `fields` with every name prefixed by `scope.` (a member object's own fields).
+  template <class Fields>
+  void nest(std::string_view scope, Fields&& fields) {
+    const auto size = prefix_.size();
+    prefix_.append(scope).push_back('.');
+    fields();
+    prefix_.resize(size);
+  }
+
+ protected:
+  [[nodiscard]] std::string qualified(std::string_view name) const {
+    return prefix_ + std::string(name);
+  }
+
+ private:
+  std::string prefix_;
+};
+
+}  // namespace detail
+
+/// Thrown for a stream that cannot be restored: truncated, altered, another version or type,
+/// or a state no policy could reach. Derives from std::invalid_argument (bad input).
+class format_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Writes one state block to a stream (the `save` direction of a persist function).
+class writer : public detail::scoped_names {
+ public:
+  /// persist functions read fields and construct nothing.
+  static constexpr bool reading = false;
+
+  /// Starts the block of an object of type `type` (a word: no spaces).
+  writer(std::ostream& out, std::string_view type) : out_(out) {
+    std::string header(detail::magic);
+    header += ' ' + std::to_string(format_version) + ' ';
+    header += type;
+    emit(std::move(header));
+  }
+
+  /// A scalar field: a double (any value, infinities included) or an integer.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void operator()(std::string_view name, const T& value) {
+    std::string line = qualified(name);
+    detail::append_number(line, value);
+    emit(std::move(line));
+  }
+  /// The same with a range, which only the reader checks.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void operator()(std::string_view name, const T& value, T /*lowest*/, T /*highest*/) {
+    (*this)(name, value);
+  }
+
+  /// An Eigen vector or matrix (its shape, then its entries in column-major order).
+  template <class Derived>
+  void operator()(std::string_view name, const Eigen::PlainObjectBase<Derived>& values) {
+    std::string line = qualified(name);
+    if constexpr (Derived::ColsAtCompileTime != 1) detail::append_number(line, values.rows());
+    detail::append_number(line, Derived::ColsAtCompileTime == 1 ? values.rows() : values.cols());
+    for (Eigen::Index i = 0; i < values.size(); ++i) detail::append_number(line, values.data()[i]);
+    emit(std::move(line));
+  }
+  /// The same with a range for every entry, which only the reader checks.
+  template <class Derived, class T>
+  void operator()(std::string_view name, const Eigen::PlainObjectBase<Derived>& values,
+                  T /*lowest*/, T /*highest*/) {
+    (*this)(name, values);
+  }
+
+  /// A matrix whose shape the saved parameters decide (a policy's features).
+  void shaped(std::string_view name, const Eigen::MatrixXd& values) { (*this)(name, values); }
+
+  /// A vector of doubles whose length the state decides (a reward history).
+  void operator()(std::string_view name, const std::vector<double>& values) {
+    std::string line = qualified(name);
+    detail::append_number(line, values.size());
+    for (const double x : values) detail::append_number(line, x);
+    emit(std::move(line));
+  }
+
+  /// Checks are the reader's: nothing to do when writing.
+  void require(bool /*condition*/, std::string_view /*what*/) const noexcept {}
+
+
+  /// Ends the block with its checksum; throws std::ios_base::failure if the stream failed.
+  void finish() {
+    out_ << "end " << detail::hex(checksum_.value()) << '\n';
+    out_.flush();
+    if (!out_) throw std::ios_base::failure("sabandit: writing the saved state failed");
+  }
+
+ private:
+  void emit(std::string line) {
+    line.push_back('\n');
+    checksum_.add(line);
+    out_ << line;
+  }
+
+  std::ostream& out_;
+  detail::fnv1a checksum_;
+};
+
+/// Reads one state block (the `restore` direction of a persist function). The whole block is
+/// read and its checksum verified at construction, before any field is parsed.
+class reader : public detail::scoped_names {
+ public:
+  /// persist functions write fields and re-run checks.
+  static constexpr bool reading = true;
+
+  /// Reads a block up to its `end` line. Throws format_error if the stream ends first, the
+  /// checksum differs, or the header is not `sabandit-state 1 <type>`.
+  reader(std::istream& in, std::string_view type) {
+    // The header first, so that a foreign stream is named as such and not read to its end.
+    std::string line;
+    if (!std::getline(in, line)) fail("the stream is empty");
+    const std::string magic = std::string(detail::magic) + ' ';
+    if (!line.starts_with(magic))
+      fail("not a sabandit state (the first line is '" + line.substr(0, 64) + "')");
+    const std::string expected = magic + std::to_string(format_version) + ' ';
+    if (!line.starts_with(expected))
+      fail("format version " + line.substr(magic.size(), 16) +
+           " is not the version this library reads (" + std::to_string(format_version) + ")");
+    detail::fnv1a checksum;
+    bool ended = false;
+    do {
+      if (line.starts_with("end ")) {
+        ended = true;
+        break;
+      }
+      checksum.add(line);
+      checksum.add("\n");
+      lines_.push_back(std::move(line));
+    } while (std::getline(in, line));
+    if (!ended) fail("the stream ends before the block's `end` line (truncated?)");
+    if (line.substr(4) != detail::hex(checksum.value()))
+      fail("checksum mismatch: the saved state was altered or damaged");
+    const std::string_view header = lines_.front();
+    if (header.substr(expected.size()) != type)
+      fail("the state is of type '" + std::string(header.substr(expected.size())) +
+           "', not '" + std::string(type) + "'");
+    next_ = 1;
+  }
+
+  /// A scalar field. Doubles may be infinite (a flat prior's variance), never NaN.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void operator()(std::string_view name, T& value) {
+    auto tokens = field(name);
+    expect_count(name, tokens, 1);
+    value = parse<T>(name, tokens.front());
+  }
+  /// A scalar field that must lie in [lowest, highest].
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void operator()(std::string_view name, T& value, T lowest, T highest) {
+    T read{};
+    (*this)(name, read);
+    if (!(read >= lowest && read <= highest))
+      fail(qualified(name) + " = " + std::to_string(read) + " is outside [" +
+           std::to_string(lowest) + ", " + std::to_string(highest) + "]");
+    value = read;
+  }
+
+  /// An Eigen vector or matrix of the target's present shape (the constructor sized it from
+  /// the saved parameters, so a shape mismatch means a damaged or foreign stream). Entries
+  /// must be finite.
+  template <class Derived>
+  void operator()(std::string_view name, Eigen::PlainObjectBase<Derived>& values) {
+    using Scalar = typename Derived::Scalar;
+    read_array(name, values, std::numeric_limits<Scalar>::lowest(),
+               std::numeric_limits<Scalar>::max());
+  }
+  /// The same, every entry in [lowest, highest].
+  template <class Derived, class T>
+  void operator()(std::string_view name, Eigen::PlainObjectBase<Derived>& values, T lowest,
+                  T highest) {
+    read_array(name, values, static_cast<typename Derived::Scalar>(lowest),
+               static_cast<typename Derived::Scalar>(highest));
+  }
+
+  /// A matrix of finite entries of the saved shape, at most bounds::state_doubles entries.
+  void shaped(std::string_view name, Eigen::MatrixXd& values) {
+    read_array(name, values, std::numeric_limits<double>::lowest(),
+               std::numeric_limits<double>::max(), /*any_shape=*/true);
+  }
+
+  /// A vector of finite doubles of the saved length, at most bounds::state_doubles.
+  void operator()(std::string_view name, std::vector<double>& values) {
+    auto tokens = field(name);
+    if (tokens.empty()) fail(qualified(name) + " has no length");
+    const auto size = parse<std::int64_t>(name, tokens.front());
+    if (size < 0 || size > bounds::state_doubles)
+      fail(qualified(name) + " has length " + std::to_string(size) + ", outside [0, 2^31]");
+    expect_count(name, tokens, static_cast<std::size_t>(size) + 1);
+    std::vector<double> read(static_cast<std::size_t>(size));
+    for (std::size_t i = 0; i < read.size(); ++i) read[i] = finite(name, tokens[i + 1]);
+    values = std::move(read);
+  }
+
+  /// Rejects the stream unless `condition` holds (an invariant between fields).
+  void require(bool condition, std::string_view what) const {
+    if (!condition) fail("inconsistent state: " + std::string(what));
+  }
+
+
+  /// Rejects fields left over after the last one the type expects.
+  void finish() const {
+    if (next_ != lines_.size()) fail("unexpected field '" + name_of(lines_[next_]) + "'");
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& why) {
+    throw format_error("sabandit: cannot restore the saved state: " + why);
+  }
+  [[nodiscard]] static std::string name_of(std::string_view line) {
+    return std::string(line.substr(0, std::min(line.find(' '), std::size_t{64})));
+  }
+
+  // The tokens after the next line's name, which must be `name`.
+  std::vector<std::string_view> field(std::string_view name) {
+    const std::string expected = qualified(name);
+    if (next_ >= lines_.size()) fail("the field '" + expected + "' is missing");
+    const std::string_view line = lines_[next_];
+    if (name_of(line) != expected)
+      fail("expected the field '" + expected + "' at line " + std::to_string(next_ + 1) +
+           ", found '" + name_of(line) + "'");
+    ++next_;
+    std::vector<std::string_view> tokens;
+    std::size_t start = expected.size();
+    while (start < line.size()) {
+      if (line[start] != ' ') fail("malformed field '" + expected + "'");
+      const std::size_t end = std::min(line.find(' ', start + 1), line.size());
+      tokens.push_back(line.substr(start + 1, end - start - 1));
+      start = end;
+    }
+    return tokens;
+  }
+
+  void expect_count(std::string_view name, const std::vector<std::string_view>& tokens,
+                    std::size_t count) const {
+    if (tokens.size() != count)
+      fail(qualified(name) + " has " + std::to_string(tokens.size()) + " values, expected " +
+           std::to_string(count));
+  }
+
+  template <class T>
+  T parse(std::string_view name, std::string_view token) const {
+    T value{};
+    const auto result = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (result.ec != std::errc{} || result.ptr != token.data() + token.size())
+      fail(qualified(name) + ": '" + std::string(token.substr(0, 40)) + "' is not a number of its type");
+    if constexpr (std::is_floating_point_v<T>) {
+      if (value != value) fail(qualified(name) + " is NaN");
+    }
+    return value;
+  }
+  double finite(std::string_view name, std::string_view token) const {
+    const auto value = parse<double>(name, token);
+    if (!std::isfinite(value)) fail(qualified(name) + " has a non-finite entry");
+    return value;
+  }
+
+  template <class Derived, class Scalar>
+  void read_array(std::string_view name, Eigen::PlainObjectBase<Derived>& values, Scalar lowest,
+                  Scalar highest, bool any_shape = false) {
+    auto tokens = field(name);
+    constexpr bool vector = Derived::ColsAtCompileTime == 1;
+    const std::size_t shape = vector ? 1 : 2;
+    if (tokens.size() < shape) fail(qualified(name) + " has no shape");
+    const auto rows = parse<Eigen::Index>(name, tokens[0]);
+    const auto cols = vector ? Eigen::Index{1} : parse<Eigen::Index>(name, tokens[1]);
+    const bool allowed = any_shape ? rows >= 0 && cols >= 0 &&
+                                         (cols == 0 || rows <= bounds::state_doubles / cols)
+                                   : rows == values.rows() && cols == values.cols();
+    if (!allowed)
+      fail(qualified(name) + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
+           ", expected " + std::to_string(values.rows()) + " x " +
+           std::to_string(values.cols()));
+    expect_count(name, tokens, shape + static_cast<std::size_t>(rows * cols));
+    Derived read(rows, cols);
+    for (Eigen::Index i = 0; i < read.size(); ++i) {
+      const std::string_view token = tokens[shape + static_cast<std::size_t>(i)];
+      Scalar entry{};
+      if constexpr (std::is_floating_point_v<Scalar>) {
+        entry = finite(name, token);
+      } else {
+        entry = parse<Scalar>(name, token);
+      }
+      if (!(entry >= lowest && entry <= highest))
+        fail(qualified(name) + " has an entry outside [" + std::to_string(lowest) + ", " +
+             std::to_string(highest) + "]");
+      read.data()[i] = entry;
+    }
+    values.derived().swap(read);
+  }
+
+  std::vector<std::string> lines_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace sabandit::state

@@ -1,0 +1,290 @@
+// Save and restore (docs/state-format.md): a restored policy given the same engine state makes
+// exactly the decisions of the one that was saved, and a stream that is truncated, altered,
+// of another version or type, or describes an impossible state is rejected with the target
+// left exactly as it was.
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "sabandit/sabandit.hpp"
+#include "support/catch.hpp"
+
+namespace {
+
+using sabandit::xoshiro256pp;
+
+// Rewards in every model's support: a Poisson-like count for counts, a coin for Bernoulli,
+// a normal for the Gaussian; from their own engine, so that the policy's engine is the
+// policy's alone.
+enum class rewards { gaussian, bernoulli, poisson };
+
+double draw(rewards kind, Eigen::Index arm, xoshiro256pp& gen) {
+  const double shift = 0.1 * static_cast<double>(arm % 4);
+  switch (kind) {
+    case rewards::gaussian:
+      return shift + sabandit::standard_normal(gen);
+    case rewards::bernoulli:
+      return sabandit::uniform01(gen) < 0.3 + shift ? 1.0 : 0.0;
+    case rewards::poisson:
+      return std::floor(3.0 * sabandit::uniform01(gen) + 4.0 * shift);
+  }
+  return 0.0;
+}
+
+std::string saved(const auto& policy) {
+  std::ostringstream out;
+  policy.save(out);
+  return out.str();
+}
+
+// Plays `rounds` rounds and returns the arms played.
+template <class Policy>
+std::vector<Eigen::Index> play(Policy& policy, xoshiro256pp& gen, xoshiro256pp& env,
+                               rewards kind, int rounds) {
+  std::vector<Eigen::Index> arms;
+  arms.reserve(static_cast<std::size_t>(rounds));
+  for (int t = 0; t < rounds; ++t) {
+    const Eigen::Index arm = policy.select(gen);
+    policy.update(arm, draw(kind, arm, env), gen);
+    arms.push_back(arm);
+  }
+  return arms;
+}
+
+// The property of issue 10, item 5: save after 300 rounds (warm-up over, chains moving), go on
+// for 10^4 rounds; a policy restored from the save, with an engine restored from its save,
+// makes the same 10^4 decisions and ends in the same state.
+template <class Policy>
+void check_replay(Policy original, Policy target, rewards kind) {
+  xoshiro256pp gen(2026), env(7);
+  play(original, gen, env, kind, 300);
+  std::stringstream stream;
+  original.save(stream);
+  sabandit::state::save(stream, gen);
+  sabandit::state::save(stream, env);
+  const auto expected = play(original, gen, env, kind, 10'000);
+
+  xoshiro256pp gen2(1), env2(2);
+  target.restore(stream);
+  sabandit::state::restore(stream, gen2);
+  sabandit::state::restore(stream, env2);
+  CHECK(play(target, gen2, env2, kind, 10'000) == expected);
+  CHECK(saved(target) == saved(original));
+  CHECK(gen2 == gen);
+}
+
+}  // namespace
+
+TEST_CASE("a restored policy replays the saved one's next 10^4 decisions", "[state]") {
+  using namespace sabandit;
+  SECTION("ucb") { check_replay(ucb(5, {.temperature = 0.5}), ucb(2), rewards::gaussian); }
+  SECTION("gaussian_ts") {
+    check_replay(gaussian_ts(6, {.temperature = 0.7}), gaussian_ts(1), rewards::gaussian);
+  }
+  SECTION("thompson<bernoulli_model>") {
+    check_replay(thompson<bernoulli_model>(4), thompson<bernoulli_model>(9), rewards::bernoulli);
+  }
+  SECTION("thompson<poisson_model>") {
+    check_replay(thompson<poisson_model>(4, {.temperature = 2.0}), thompson<poisson_model>(3),
+                 rewards::poisson);
+  }
+  SECTION("epsilon_ts") {
+    check_replay(epsilon_ts<>(5, {.epsilon = 0.2}), epsilon_ts<>(2), rewards::gaussian);
+    check_replay(epsilon_ts<bernoulli_model>(3), epsilon_ts<bernoulli_model>(8),
+                 rewards::bernoulli);
+  }
+  SECTION("kl_ucb") {
+    check_replay(kl_ucb<>(4, {.log_log_coefficient = 3.0}), kl_ucb<>(1), rewards::bernoulli);
+    check_replay(kl_ucb<poisson_model>(4), kl_ucb<poisson_model>(2), rewards::poisson);
+  }
+  SECTION("ts_sa") {
+    check_replay(ts_sa<>(5, {.window = 7}), ts_sa<>(2), rewards::gaussian);
+    xoshiro256pp features(11);
+    check_replay(ts_sa<>(random_features(3, 4, features), {.warmup = 3, .temperature = 0.5}),
+                 ts_sa<>(2), rewards::gaussian);
+    using harmonic = ts_sa<bernoulli_model>;
+    check_replay(harmonic(4, {.warmup = 5, .window = 3, .step_size = 1.0,
+                              .sa_schedule = polynomial_decay::harmonic()}),
+                 harmonic(2), rewards::bernoulli);
+    using constant = ts_sa<poisson_model, constant_schedule>;
+    check_replay(constant(3, {.warmup = 4, .sa_schedule = constant_schedule(0.1)}),
+                 constant(2, {.sa_schedule = constant_schedule(0.5)}), rewards::poisson);
+    using horizon = ts_sa<gaussian_model, horizon_schedule>;
+    check_replay(horizon(3, {.warmup = 2, .sa_schedule = horizon_schedule(50)}),
+                 horizon(2, {.sa_schedule = horizon_schedule(10)}), rewards::gaussian);
+  }
+  SECTION("ts_sgld") {
+    check_replay(ts_sgld<>(4, {.batch_size = 8}), ts_sgld<>(2), rewards::gaussian);
+    check_replay(ts_sgld<poisson_model>(3, {.init = initialisation::prior}),
+                 ts_sgld<poisson_model>(2), rewards::poisson);
+  }
+  SECTION("a Gaussian model's noise variance is part of the state") {
+    check_replay(ts_sa<>(unit_features(3), {}, gaussian_model(4.0)), ts_sa<>(2),
+                 rewards::gaussian);
+  }
+}
+
+namespace {
+
+// A model with state of its own, written as a user would (docs/state-format.md): Gaussian
+// rewards with a known scale, persisted by name and field.
+class scaled_gaussian {
+ public:
+  explicit scaled_gaussian(double scale = 1.0) : inner_(scale * scale), scale_(scale) {}
+  [[nodiscard]] double mean(const sabandit::vector_cref& phi,
+                            const sabandit::vector_cref& theta) const {
+    return inner_.mean(phi, theta);
+  }
+  [[nodiscard]] double log_likelihood(double x, const sabandit::vector_cref& phi,
+                                      const sabandit::vector_cref& theta) const {
+    return inner_.log_likelihood(x, phi, theta);
+  }
+  void grad_log_likelihood(const sabandit::vector_cref& rewards,
+                           const sabandit::vector_cref& phi, const sabandit::vector_cref& theta,
+                           sabandit::vector_ref grad) const {
+    inner_.grad_log_likelihood(rewards, phi, theta, grad);
+  }
+  static std::string state_name() { return "scaled_gaussian"; }
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    double scale = self.scale_;
+    ar("scale", scale);
+    if constexpr (Archive::reading) self = scaled_gaussian(scale);
+  }
+  [[nodiscard]] double scale() const { return scale_; }
+
+ private:
+  sabandit::gaussian_model inner_;
+  double scale_;
+};
+
+}  // namespace
+
+TEST_CASE("a policy over a user's model with state of its own replays too", "[state]") {
+  using policy = sabandit::ts_sa<scaled_gaussian>;
+  check_replay(policy(sabandit::unit_features(4), {.warmup = 3}, scaled_gaussian(2.0)),
+               policy(sabandit::unit_features(2), {}, scaled_gaussian(1.0)), rewards::gaussian);
+  using sgld = sabandit::ts_sgld<scaled_gaussian>;
+  check_replay(sgld(sabandit::unit_features(3), {}, scaled_gaussian(0.5)),
+               sgld(sabandit::unit_features(1), {}, scaled_gaussian(1.0)), rewards::gaussian);
+}
+
+namespace {
+
+// Recomputes a block's checksum after an edit, to reach the checks behind it (a forged block).
+std::string reseal(const std::string& block) {
+  const auto end = block.rfind("end ");
+  sabandit::state::detail::fnv1a checksum;
+  checksum.add(block.substr(0, end));
+  return block.substr(0, end) + "end " + sabandit::state::detail::hex(checksum.value()) + "\n";
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+// Restoring `text` into `target` throws E and leaves it exactly as it was.
+template <class E, class Policy>
+void check_rejected(Policy& target, const std::string& text, const std::string& message_part) {
+  const std::string before = saved(target);
+  std::istringstream in(text);
+  try {
+    target.restore(in);
+    FAIL("restore accepted: " << text.substr(0, 200));
+  } catch (const E& error) {
+    CHECK_THAT(error.what(), Catch::Matchers::Contains(message_part));
+  }
+  CHECK(saved(target) == before);
+}
+
+}  // namespace
+
+TEST_CASE("a damaged, foreign or impossible stream is rejected and changes nothing", "[state]") {
+  using namespace sabandit;
+  using state::format_error;
+  xoshiro256pp gen(3), env(4);
+  ts_sa<> source(4, {.warmup = 2, .window = 3});
+  play(source, gen, env, rewards::gaussian, 40);
+  const std::string good = saved(source);
+  ts_sa<> target(3);
+  play(target, gen, env, rewards::gaussian, 20);
+
+  SECTION("every truncation") {
+    for (std::size_t length = 0; length < good.size(); length += 7)
+      check_rejected<format_error>(target, good.substr(0, length), "cannot restore");
+  }
+  SECTION("any altered byte fails the checksum") {
+    for (std::size_t at = 0; at < good.rfind("end "); at += 11) {
+      std::string bad = good;
+      bad[at] = bad[at] == '7' ? '8' : '7';
+      check_rejected<format_error>(target, bad, "");
+    }
+    check_rejected<format_error>(target, replaced(good, "window 3", "window 4"), "checksum");
+  }
+  SECTION("another version or type") {
+    check_rejected<format_error>(target, reseal(replaced(good, "sabandit-state 1", "sabandit-state 2")),
+                                 "format version 2");
+    check_rejected<format_error>(target, "hello\nend 0\n", "not a sabandit state");
+    ucb other(3);
+    check_rejected<format_error>(other, good, "not 'ucb'");
+    ts_sa<bernoulli_model> other_model(3);
+    check_rejected<format_error>(other_model, good, "not 'ts_sa<bernoulli,polynomial_decay>'");
+  }
+  SECTION("invalid parameters behind a valid checksum: the constructor's checks") {
+    check_rejected<std::invalid_argument>(
+        target, reseal(replaced(good, "params.temperature 1", "params.temperature -1")),
+        "temperature (tau)");
+    check_rejected<std::invalid_argument>(
+        target, reseal(replaced(good, "params.step_size 0.532", "params.step_size 1e300")),
+        "step_size (h)");
+  }
+  SECTION("an impossible state behind a valid checksum") {
+    check_rejected<format_error>(target, reseal(replaced(good, "statistics.total 40", "statistics.total 41")),
+                                 "total must be the sum");
+    check_rejected<format_error>(target, reseal(replaced(good, "theta 1 4 ", "theta 1 5 ")),
+                                 "expected 1 x 4");
+    check_rejected<format_error>(target, reseal(replaced(good, "source.windows.heads 4", "source.windows.heads 4 3")),
+                                 "");
+    check_rejected<format_error>(target, reseal(replaced(good, "statistics.counts 4 ", "statistics.counts 4 -")),
+                                 "");
+    check_rejected<format_error>(target, reseal(good.substr(0, good.rfind("end ")) + "extra 1\nend 0\n"),
+                                 "unexpected field 'extra'");
+  }
+}
+
+TEST_CASE("engines save and restore their state", "[state]") {
+  sabandit::xoshiro256pp gen(99);
+  (void)gen();
+  std::stringstream stream;
+  sabandit::state::save(stream, gen);
+  sabandit::xoshiro256pp copy(1);
+  sabandit::state::restore(stream, copy);
+  CHECK(copy == gen);
+  CHECK(copy() == gen());
+
+  // The all-zero state is a fixed point the engine never reaches: a stream claiming it is forged.
+  const std::string zero = reseal(
+      "sabandit-state 1 xoshiro256pp\nword0 0\nword1 0\nword2 0\nword3 0\nend 0\n");
+  std::istringstream in(zero);
+  const auto before = copy;
+  CHECK_THROWS_AS(sabandit::state::restore(in, copy), sabandit::state::format_error);
+  CHECK(copy == before);
+}
+
+TEST_CASE("a saved state is text with one field per line, exact to the bit", "[state]") {
+  sabandit::gaussian_ts policy(2);
+  sabandit::xoshiro256pp gen(5);
+  policy.update(0, 0.1, gen);
+  policy.update(1, 1.0 / 3.0, gen);
+  const std::string text = saved(policy);
+  CHECK(text.starts_with("sabandit-state 1 thompson<gaussian>\nnum_arms 2\ntemperature 1\n"));
+  // Shortest round-trip form: 1/3 reads back as the same double.
+  CHECK(text.find("statistics.sums 2 0.1 0.3333333333333333\n") != std::string::npos);
+}
