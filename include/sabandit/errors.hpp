@@ -117,10 +117,15 @@ inline void require_step_size(std::string_view name, double value) {
 
 /// Throws std::length_error unless `num_arms` x `per_arm` + `shared` doubles (computed without
 /// overflow) is within bounds::state_doubles; returns `num_arms`. Called before allocating.
-/// Negative arguments pass through: the parameter's own check names them.
+/// A negative `num_arms` passes through: its own check names it. A negative `per_arm` or
+/// `shared` (from an invalid window or batch size, named by its own check later) counts as one
+/// double per arm and none shared: letting it through skipped the check of a huge K, which was
+/// then allocated before the invalid size was noticed.
 inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_arms,
                                        Eigen::Index per_arm, Eigen::Index shared = 0) {
-  if (num_arms < 0 || per_arm < 0 || shared < 0) return num_arms;
+  if (num_arms < 0) return num_arms;
+  if (per_arm < 1) per_arm = 1;
+  if (shared < 0) shared = 0;
   Eigen::Index total = 0;
   if (__builtin_mul_overflow(num_arms, per_arm, &total) ||
       __builtin_add_overflow(total, shared, &total) || total > bounds::state_doubles) {

@@ -16,3 +16,7 @@ ensure_packages() {
 
 # What every build of sabandit's own targets needs.
 SABANDIT_BUILD_PACKAGES=(cmake g++ make git python3 pkg-config doxygen libeigen3-dev catch2 libbenchmark-dev libcli11-dev gnuplot-nox)
+
+# What scripts/fuzz needs besides: Debian 12's Clang and its runtime, which holds libFuzzer and
+# the sanitizers' libraries. Only scripts/fuzz asks for them.
+SABANDIT_FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)

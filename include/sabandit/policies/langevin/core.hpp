@@ -180,7 +180,9 @@ class core {
                                     Eigen::Index source_size) {
     // Per arm: phi, theta (d each), the norm, two statistics, three scores, the source's own;
     // shared: four scratch vectors of d and the source's. Saturating: an overflow is "too big".
-    constexpr Eigen::Index big = std::numeric_limits<Eigen::Index>::max();
+    // static: `cond ? big : r` odr-uses big, which a capture-less lambda may not do unless it
+    // has static storage (GCC accepts the automatic one; Clang, rightly, does not).
+    static constexpr Eigen::Index big = std::numeric_limits<Eigen::Index>::max();
     const auto mul = [](Eigen::Index x, Eigen::Index y) {
       Eigen::Index r = 0;
       return __builtin_mul_overflow(x, y, &r) ? big : r;
