@@ -28,8 +28,12 @@ void BM_floor_k_normals(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// Rounds of `policy` on pre-drawn rewards, after every warm-up. With a `horizon`, the policy
+// restarts every `horizon` rounds from a copy of its warmed-up self (untimed): TS-SGLD's cost
+// grows with its histories, and this times it over the rounds of an experiment of that length
+// rather than over ever longer histories that no longer fit in the cache.
 template <class P>
-void run_rounds(benchmark::State& state, P policy) {
+void run_rounds(benchmark::State& state, P policy, Eigen::Index horizon = 0) {
   const auto rewards = reward_table();
   sabandit::xoshiro256pp gen(1);
   int t = 0;
@@ -39,7 +43,17 @@ void run_rounds(benchmark::State& state, P policy) {
     policy.update(arm, rewards(t++ & (reward_pool - 1)) + 1e-3 * static_cast<double>(arm), gen);
   };
   for (Eigen::Index i = 0; i < 30 * state.range(0); ++i) round();  // past every warm-up
-  for (auto _ : state) round();
+  const P warmed_up = policy;
+  Eigen::Index played = 0;
+  for (auto _ : state) {
+    if (horizon != 0 && ++played == horizon) {
+      state.PauseTiming();
+      policy = warmed_up;
+      played = 0;
+      state.ResumeTiming();
+    }
+    round();
+  }
   state.SetItemsProcessed(state.iterations());
   state.SetComplexityN(state.range(0));
 }
@@ -48,7 +62,38 @@ void BM_round_gaussian_ts(benchmark::State& s) { run_rounds(s, sabandit::gaussia
 void BM_round_epsilon_ts(benchmark::State& s) { run_rounds(s, sabandit::epsilon_ts<>(s.range(0))); }
 void BM_round_ucb(benchmark::State& s) { run_rounds(s, sabandit::ucb(s.range(0))); }
 void BM_round_ts_sa(benchmark::State& s) { run_rounds(s, sabandit::ts_sa<>(s.range(0))); }
-void BM_round_ts_sgld(benchmark::State& s) { run_rounds(s, sabandit::ts_sgld<>(s.range(0))); }
+
+// TS-SGLD over figure1's horizon, T = 10,000 rounds.
+constexpr Eigen::Index figure1_horizon = 10000;
+void BM_round_ts_sgld(benchmark::State& s) {
+  run_rounds(s, sabandit::ts_sgld<>(s.range(0)), figure1_horizon);
+}
+
+// TS-SGLD as 0.2.0 ran it, the reference of the "3x faster" target: the same policy, but every
+// mini-batch drawn arm by arm from the caller's engine (the source's scalar path, which 0.2.0
+// used throughout) instead of the round's block. Only select() differs: it skips begin_round.
+class ts_sgld_scalar_batches : public sabandit::ts_sgld<> {
+ public:
+  explicit ts_sgld_scalar_batches(Eigen::Index arms) : ts_sgld(arms), moved_(1, arms) {}
+  template <class URBG>
+  Eigen::Index select(URBG& gen) {
+    if (const auto arm = warm_up_arm()) return *arm;
+    for (Eigen::Index a = 0; a < num_arms(); ++a) {
+      const double pulls = statistics().count(a);
+      const sabandit::langevin::step_settings step{
+          parameters().step_size, std::sqrt(parameters().temperature / pulls), 1.0 / pulls};
+      moved_.col(a) = advance(a, static_cast<Eigen::Index>(pulls), step, gen);
+    }
+    commit_all(moved_);
+    return greedy_argmax();
+  }
+
+ private:
+  Eigen::MatrixXd moved_;
+};
+void BM_round_ts_sgld_scalar_batches(benchmark::State& s) {
+  run_rounds(s, ts_sgld_scalar_batches(s.range(0)), figure1_horizon);
+}
 
 template <class Plain>
 void run_plain(benchmark::State& state, Plain policy) {
@@ -69,6 +114,41 @@ void BM_round_baseline_ucb(benchmark::State& s) {
   run_plain(s, baseline::plain_ucb(static_cast<std::size_t>(s.range(0))));
 }
 
+// Issue 13, item 3: the decision step that TS, eps-TS and TS-SA share (argmax of K scores
+// centre + spread z), before and after, in the same run. Before (0.2.0): fill K normals into
+// scratch through the engine reference, then centre + spread * z as an Eigen expression, then
+// the two-pass argmax. After: gaussian_scores::sample_argmax, one pass on a register copy of
+// the engine. Same normals, same decisions.
+struct engine_by_reference {  // draws through a pointer, as 0.2.0's fill did through a reference
+  using result_type = std::uint64_t;
+  static constexpr result_type min() { return sabandit::xoshiro256pp::min(); }
+  static constexpr result_type max() { return sabandit::xoshiro256pp::max(); }
+  result_type operator()() { return (*engine)(); }
+  sabandit::xoshiro256pp* engine;
+};
+void BM_decision_before(benchmark::State& state) {
+  const auto rewards = reward_table();
+  const Eigen::ArrayXd centre = rewards.head(state.range(0)), spread = centre.abs() + 0.1;
+  Eigen::ArrayXd scores(state.range(0));
+  sabandit::xoshiro256pp gen(1);
+  engine_by_reference through{&gen};
+  for (auto _ : state) {
+    sabandit::fill_standard_normal(scores, through);
+    scores = centre + spread * scores;
+    benchmark::DoNotOptimize(sabandit::detail::argmax(scores));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+void BM_decision_after(benchmark::State& state) {
+  const auto rewards = reward_table();
+  sabandit::detail::gaussian_scores scores(state.range(0));
+  for (Eigen::Index a = 0; a < state.range(0); ++a)
+    scores.set(a, rewards(a), std::abs(rewards(a)) + 0.1);
+  sabandit::xoshiro256pp gen(1);
+  for (auto _ : state) benchmark::DoNotOptimize(scores.sample_argmax(gen));
+  state.SetItemsProcessed(state.iterations());
+}
+
 // The K values of the README table.
 #define SABANDIT_TABLE_ARGS Arg(10)->Arg(50)->Arg(1000)
 BENCHMARK(BM_floor_k_normals)->SABANDIT_TABLE_ARGS;
@@ -77,6 +157,9 @@ BENCHMARK(BM_round_ts_sa)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_round_ucb)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_round_epsilon_ts)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_round_ts_sgld)->SABANDIT_TABLE_ARGS;
+BENCHMARK(BM_round_ts_sgld_scalar_batches)->SABANDIT_TABLE_ARGS;
+BENCHMARK(BM_decision_before)->SABANDIT_TABLE_ARGS;
+BENCHMARK(BM_decision_after)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_round_baseline_gaussian_ts)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_round_baseline_ucb)->SABANDIT_TABLE_ARGS;
 

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sabandit/random.hpp"
 
@@ -178,5 +179,70 @@ const bool samplers_registered = [] {
                   [](auto& g) { return sabandit::bernoulli_variate(0.3, g); });
   return true;
 }();
+
+}  // namespace
+
+// Blocks from the multi-lane engine (random/lanes.hpp) against the scalar engine, in the same
+// run: 64-bit words, uniform indices into a range of 5,000 (TS-SGLD's mini-batches at
+// mid-horizon) and standard normals. Names: BM_<what>_<scalar|lanes<L>>[/block size].
+namespace {
+
+constexpr std::uint32_t index_range = 5000;
+
+/// Times `fill(engine, out)` on blocks of `size` values of type Value.
+template <class Engine, class Value, class Fill>
+void time_blocks(benchmark::State& state, std::size_t size, Fill fill) {
+  Engine gen(1);
+  std::vector<Value> out(size);
+  for (auto _ : state) {
+    fill(gen, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(size));
+}
+
+void BM_words_scalar(benchmark::State& state) {
+  time_blocks<sabandit::xoshiro256pp, std::uint64_t>(state, block, [](auto& gen, auto& out) {
+    for (auto& x : out) x = gen();
+  });
+}
+template <std::size_t Lanes>
+void BM_words_lanes(benchmark::State& state) {
+  time_blocks<sabandit::xoshiro256pp_lanes<Lanes>, std::uint64_t>(
+      state, block, [](auto& gen, auto& out) { gen.fill(std::span(out)); });
+}
+void BM_indices_scalar(benchmark::State& state) {
+  time_blocks<sabandit::xoshiro256pp, std::uint32_t>(state, block, [](auto& gen, auto& out) {
+    for (auto& x : out) x = static_cast<std::uint32_t>(sabandit::uniform_index(gen, index_range));
+  });
+}
+template <std::size_t Lanes>
+void BM_indices_lanes(benchmark::State& state) {
+  time_blocks<sabandit::xoshiro256pp_lanes<Lanes>, std::uint32_t>(
+      state, block, [](auto& gen, auto& out) { gen.fill_indices(out, index_range); });
+}
+void BM_normals_scalar(benchmark::State& state) {
+  time_blocks<sabandit::xoshiro256pp, double>(
+      state, static_cast<std::size_t>(state.range(0)),
+      [](auto& gen, auto& out) {
+        const auto size = static_cast<Eigen::Index>(out.size());
+        sabandit::fill_standard_normal(Eigen::Map<Eigen::ArrayXd>(out.data(), size), gen);
+      });
+}
+template <std::size_t Lanes>
+void BM_normals_lanes(benchmark::State& state) {
+  time_blocks<sabandit::xoshiro256pp_lanes<Lanes>, double>(
+      state, static_cast<std::size_t>(state.range(0)),
+      [](auto& gen, auto& out) { gen.fill_normals(out); });
+}
+BENCHMARK(BM_words_scalar);
+BENCHMARK_TEMPLATE(BM_words_lanes, 4);
+BENCHMARK_TEMPLATE(BM_words_lanes, 8);
+BENCHMARK(BM_indices_scalar);
+BENCHMARK_TEMPLATE(BM_indices_lanes, 4);
+BENCHMARK_TEMPLATE(BM_indices_lanes, 8);
+BENCHMARK(BM_normals_scalar)->Arg(10)->Arg(50)->Arg(block);
+BENCHMARK_TEMPLATE(BM_normals_lanes, 4)->Arg(10)->Arg(50)->Arg(block);
+BENCHMARK_TEMPLATE(BM_normals_lanes, 8)->Arg(block);
 
 }  // namespace

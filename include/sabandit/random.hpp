@@ -1,10 +1,11 @@
 #pragma once
-// Randomness: the fast engine, independent streams, uniform bits, normal fills, and the gamma,
-// beta, Poisson and Bernoulli samplers.
+// Randomness: the fast engine and its multi-lane block form, independent streams, uniform
+// bits, normal fills, and the gamma, beta, Poisson and Bernoulli samplers.
 #include "sabandit/random/bernoulli.hpp"
 #include "sabandit/random/beta.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/gamma.hpp"
+#include "sabandit/random/lanes.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/poisson.hpp"
 #include "sabandit/random/streams.hpp"

@@ -68,21 +68,40 @@ class ts_sgld
              langevin::last_iterate{},
              {p.warmup, p.inner_steps, 0.0, p.init, p.prior, p.warm_start}),
         params_(p),
-        next_(this->dimension(), this->num_arms()) {}
+        next_(this->dimension(), this->num_arms()),
+        grad_(this->dimension(), this->num_arms()),
+        noise_(this->dimension(), this->num_arms()),
+        noise_scale_(this->num_arms()) {}
 
   /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
   /// Moves every arm's chain N steps, then plays the best last iterate. Strong guarantee: the
   /// chains move aside and are committed together, only if all stayed finite.
+  ///
+  /// All arms move at once (the update of langevin_step, kernels/langevin.hpp, with the noise
+  /// scale and prior weight of each arm): the round's mini-batches come from one block of
+  /// random indices (uniform_minibatch::begin_round), each step's noise from one d x K normal
+  /// fill, and the step is whole-array arithmetic; only the gradient is asked arm by arm. With
+  /// N = 1 the engine is used as an arm-by-arm loop would use it (the block's key, then d
+  /// normals per arm, in arm order) and the arithmetic is the same, so the results are too.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (const auto arm = this->warm_up_arm()) return *arm;
-    for (Eigen::Index arm = 0; arm < this->num_arms(); ++arm) {
-      const double n = this->statistics().count(arm);
-      const langevin::step_settings step{params_.step_size,
-                                         std::sqrt(params_.temperature / n), 1.0 / n};
-      next_.col(arm) = this->advance(arm, static_cast<Eigen::Index>(n), step, gen);
+    auto& source = this->source();
+    source.begin_round(params_.inner_steps, gen);
+    const Eigen::ArrayXd& pulls = this->statistics().counts();
+    const double h = params_.step_size;
+    noise_scale_ = (params_.temperature / pulls).sqrt() * std::sqrt(2.0 * h);  // eq. 2
+    next_ = this->parameter_estimates();
+    for (Eigen::Index j = 0; j < params_.inner_steps; ++j) {
+      for (Eigen::Index a = 0; a < this->num_arms(); ++a) {
+        auto grad = grad_.col(a);
+        source.gradient(this->model(), a, this->features().col(a), next_.col(a), grad, gen);
+        params_.prior.add_log_density_gradient(next_.col(a), 1.0 / pulls(a), grad);
+      }
+      fill_standard_normal(noise_, gen);
+      next_ = next_ + h * grad_ + noise_ * noise_scale_.matrix().asDiagonal();
     }
     this->commit_all(next_);
     return this->greedy_argmax();
@@ -120,6 +139,8 @@ class ts_sgld
 
   params params_;
   Eigen::MatrixXd next_;  // the chains' moves of a round, committed together
+  Eigen::MatrixXd grad_, noise_;  // scratch of a round's step: gradients and normals, d x K
+  Eigen::ArrayXd noise_scale_;    // sqrt(tau / n_a) sqrt(2h) per arm
 };
 
 static_assert(Policy<ts_sgld<>>);

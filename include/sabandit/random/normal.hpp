@@ -66,14 +66,20 @@ inline const ziggurat_tables& ziggurat() noexcept {
   return std::bit_cast<double>(std::bit_cast<std::uint64_t>(value) ^ ((bits & 0x100U) << 55U));
 }
 
+/// The rest of a ziggurat draw whose first word `bits` fell outside its layer's core (1.2% of
+/// draws): the tail or wedge test with further words from `gen`, then fresh attempts until one
+/// is accepted. ziggurat_normal is "one word; inside the core? done; else this", so a block
+/// fill that tests many first words at once and finishes its misses here has the same law, and
+/// the scalar stream is unchanged by the split. Kept out of line: it is rare, and inlining it
+/// would crowd the fast path's loop.
 template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] inline double ziggurat_normal(const ziggurat_tables& z, URBG& gen) {
+[[nodiscard]] [[gnu::noinline]] double ziggurat_finish(const ziggurat_tables& z,
+                                                       std::uint64_t bits, URBG& gen) {
   for (;;) {
-    const std::uint64_t bits = random_bits64(gen);
     const auto layer = static_cast<std::size_t>(bits & 0xffU);  // bits 0..7: the layer
     const std::uint64_t u = bits >> 11U;                         // bits 11..63: the position
     const double x = static_cast<double>(static_cast<std::int64_t>(u)) * z.scale[layer];
-    if (u < z.core_limit[layer]) return with_sign_of_bit8(x, bits);  // inside the core, 98.8%
+    if (u < z.core_limit[layer]) return with_sign_of_bit8(x, bits);  // a retry's core hit
     if (layer == 0) {
       // The tail beyond r (Marsaglia 1964): x = r + a with a ~ Exp(r), accepted w.p. exp(-a^2/2).
       for (;;) {
@@ -85,7 +91,31 @@ template <std::uniform_random_bit_generator URBG>
     // The wedge between the core and the curve: accept under the density.
     const double y = z.f[layer] + uniform01(gen) * (z.f[layer + 1] - z.f[layer]);
     if (y < std::exp(-0.5 * x * x)) return with_sign_of_bit8(x, bits);
+    bits = random_bits64(gen);
   }
+}
+
+/// The core test alone, on one word: the normal it encodes when the word falls inside its
+/// layer's core (`inside` set), which is the draw's final value; otherwise ziggurat_finish
+/// completes the draw. Branch-free, so that a block of words can be tested in one loop.
+struct ziggurat_core_result {
+  double value;  ///< the signed normal when `inside`; meaningless otherwise
+  bool inside;   ///< the word's position lies inside its layer's core
+};
+[[nodiscard]] inline ziggurat_core_result ziggurat_core(const ziggurat_tables& z,
+                                                       std::uint64_t bits) noexcept {
+  const auto layer = static_cast<std::size_t>(bits & 0xffU);
+  const std::uint64_t u = bits >> 11U;
+  const double x = static_cast<double>(static_cast<std::int64_t>(u)) * z.scale[layer];
+  return {with_sign_of_bit8(x, bits), u < z.core_limit[layer]};
+}
+
+template <std::uniform_random_bit_generator URBG>
+[[nodiscard]] inline double ziggurat_normal(const ziggurat_tables& z, URBG& gen) {
+  const std::uint64_t bits = random_bits64(gen);
+  const auto core = ziggurat_core(z, bits);
+  if (core.inside) return core.value;  // 98.8%
+  return ziggurat_finish(z, bits, gen);
 }
 
 }  // namespace detail
@@ -103,15 +133,17 @@ template <class Derived, std::uniform_random_bit_generator URBG>
 inline void fill_standard_normal(const Eigen::DenseBase<Derived>& out_const, URBG& gen) {
   auto& out = const_cast<Eigen::DenseBase<Derived>&>(out_const);  // NOLINT
   const auto& tables = detail::ziggurat();
-  if constexpr (static_cast<bool>(Derived::IsRowMajor)) {
-    for (Eigen::Index i = 0; i < out.rows(); ++i)
-      for (Eigen::Index j = 0; j < out.cols(); ++j)
-        out.coeffRef(i, j) = detail::ziggurat_normal(tables, gen);
-  } else {
-    for (Eigen::Index j = 0; j < out.cols(); ++j)
+  detail::with_local_engine(gen, [&](auto& engine) {
+    if constexpr (static_cast<bool>(Derived::IsRowMajor)) {
       for (Eigen::Index i = 0; i < out.rows(); ++i)
-        out.coeffRef(i, j) = detail::ziggurat_normal(tables, gen);
-  }
+        for (Eigen::Index j = 0; j < out.cols(); ++j)
+          out.coeffRef(i, j) = detail::ziggurat_normal(tables, engine);
+    } else {
+      for (Eigen::Index j = 0; j < out.cols(); ++j)
+        for (Eigen::Index i = 0; i < out.rows(); ++i)
+          out.coeffRef(i, j) = detail::ziggurat_normal(tables, engine);
+    }
+  });
 }
 
 }  // namespace sabandit

@@ -29,9 +29,7 @@ template <class Derived>
 class gaussian_scores {
  public:
   explicit gaussian_scores(Eigen::Index num_arms)
-      : center_(Eigen::ArrayXd::Zero(num_arms)),
-        spread_(Eigen::ArrayXd::Zero(num_arms)),
-        scores_(num_arms) {}
+      : center_(Eigen::ArrayXd::Zero(num_arms)), spread_(Eigen::ArrayXd::Zero(num_arms)) {}
 
   void set(Eigen::Index arm, double center, double spread) noexcept {
     center_(arm) = center;
@@ -41,13 +39,25 @@ class gaussian_scores {
   [[nodiscard]] const Eigen::ArrayXd& centers() const noexcept { return center_; }
   [[nodiscard]] const Eigen::ArrayXd& spreads() const noexcept { return spread_; }
 
-  /// argmax_a center_a + spread_a z_a with z ~ N(0, I_K): one normal fill (z in arm order),
-  /// one vectorised multiply-add, one argmax.
+  /// argmax_a center_a + spread_a z_a with z ~ N(0, I_K), z drawn in arm order; ties go to
+  /// the lowest index. One pass: each score is compared with the best so far as it is drawn.
+  /// The comparison's dependency from arm to arm (a compare and a select) hides behind the
+  /// ziggurat's own work, whereas the separate normal fill, multiply-add and two-pass argmax
+  /// this replaces cost a third of a K = 10 round. The engine is the caller's, used exactly as
+  /// fill_standard_normal uses it, so the decisions are unchanged.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index sample_argmax(URBG& gen) {
-    fill_standard_normal(scores_, gen);
-    scores_ = center_ + spread_ * scores_;
-    return argmax(scores_);
+    const auto& tables = ziggurat();
+    Eigen::Index best_arm = 0;
+    with_local_engine(gen, [&](auto& engine) {
+      double best = center_(0) + spread_(0) * ziggurat_normal(tables, engine);
+      for (Eigen::Index a = 1; a < center_.size(); ++a) {
+        const double score = center_(a) + spread_(a) * ziggurat_normal(tables, engine);
+        best_arm = score > best ? a : best_arm;
+        best = score > best ? score : best;
+      }
+    });
+    return best_arm;
   }
 
   /// argmax_a center_a: the greedy decision.
@@ -56,7 +66,6 @@ class gaussian_scores {
  private:
   Eigen::ArrayXd center_;
   Eigen::ArrayXd spread_;
-  Eigen::ArrayXd scores_;  // scratch, kept so that a round allocates nothing
 };
 
 }  // namespace sabandit::detail

@@ -171,6 +171,8 @@ class core {
 
   /// The gradient source (its windows or histories).
   [[nodiscard]] const GradientSource& source() const noexcept { return source_; }
+  /// The same, to draw from: TS-SGLD moves every arm's chain in one pass (ts_sgld::select).
+  [[nodiscard]] GradientSource& source() noexcept { return source_; }
 
   /// Throws std::length_error if K arms in dimension d with a gradient source of `source_size`
   /// need more than bounds::state_doubles doubles, before anything is allocated; returns K.

@@ -3,8 +3,19 @@
 // Implementation"): each arm keeps its whole reward history, and a gradient is the mean
 // log-likelihood gradient on `batch_size` rewards drawn uniformly, with replacement, from it.
 // Memory grows with the pulls: that is the baseline's defining cost (Table 1).
+//
+// A round's mini-batches are drawn in one block (begin_round): K x N x batch_size uniform
+// indices from a multi-lane engine (random/lanes.hpp) keyed by one word of the caller's engine,
+// Lemire-mapped on 32-bit values, then gathered arm by arm with four partial sums. The per-arm
+// scalar draw (uniform_index on the caller's engine, one 64-bit word an index) remains as the
+// fallback for a gradient asked outside a round, and is what the tests compare the block's
+// mini-batch law with. Both give each mini-batch B independent uniform picks from the history;
+// only the numbers differ.
+#include <array>
 #include <cstdint>
+#include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +23,7 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/lanes.hpp"
 
 namespace sabandit::langevin {
 
@@ -72,27 +84,143 @@ class uniform_minibatch {
     return history_[static_cast<std::size_t>(arm)].size() == static_cast<std::size_t>(pulls);
   }
 
-  /// The mini-batch gradient at `theta`: batch_size uniform indices into the history. For
-  /// sufficient-statistics models only the batch's sum is formed (no gather into scratch).
+  /// Draws the mini-batches of a round at once: `steps` for every arm, each of batch_size
+  /// indices into the arm's history as it is now, all from one block of the lane engine keyed
+  /// by one word of `gen`. The next `steps` gradient() calls of each arm use them, in order;
+  /// the scratch grows to K x steps x batch_size 32-bit indices on the first round (std::bad_alloc
+  /// leaves the source unchanged). Arms with an empty history or more than 2^32 - 1 rewards
+  /// keep the scalar path.
+  template <std::uniform_random_bit_generator URBG>
+  void begin_round(Eigen::Index steps, URBG& gen) {
+    const auto arms = history_.size();
+    const auto per_arm = static_cast<std::size_t>(steps * batch_.size());
+    if (raw_.size() != arms * per_arm) {
+      raw_.resize(arms * per_arm);  // may throw: before anything changed
+      rounds_.resize(arms);
+    }
+    lanes_ = xoshiro256pp_lanes<>(random_bits64(gen));
+    lanes_.fill(std::span(raw_));
+    for (std::size_t a = 0; a < arms; ++a) {
+      const auto n = history_[a].size();
+      const bool blocked = n != 0 && n <= std::numeric_limits<std::uint32_t>::max();
+      rounds_[a] = {blocked ? n : 0, 0, static_cast<std::size_t>(steps)};
+    }
+  }
+
+  /// The mini-batch gradient at `theta`: batch_size uniform indices into the history, those of
+  /// begin_round while the arm has some left (and its history has not changed), else drawn
+  /// here from `gen`. For sufficient-statistics models only the batch's sum is formed (no
+  /// gather into scratch).
   template <RewardModel Model, std::uniform_random_bit_generator URBG>
   void gradient(const Model& model, Eigen::Index arm, const vector_cref& phi,
                 const vector_cref& theta, vector_ref grad, URBG& gen) {
     const auto& rewards = history_[static_cast<std::size_t>(arm)];
-    const auto n = static_cast<std::uint64_t>(rewards.size());
+    std::uint32_t* picks = next_block(arm, rewards.size());
     if constexpr (WindowMeanRewardModel<Model>) {
-      double sum = 0.0;
-      for (Eigen::Index i = 0; i < batch_.size(); ++i) sum += rewards[uniform_index(gen, n)];
+      const double sum = picks != nullptr ? block_sum(rewards, picks) : scalar_sum(rewards, gen);
       model.grad_log_likelihood_at_mean(sum / static_cast<double>(batch_.size()), phi, theta,
                                         grad);
     } else {
-      for (Eigen::Index i = 0; i < batch_.size(); ++i) batch_(i) = rewards[uniform_index(gen, n)];
+      if (picks != nullptr) {
+        block_gather(rewards, picks);
+      } else {
+        const auto n = static_cast<std::uint64_t>(rewards.size());
+        for (Eigen::Index i = 0; i < batch_.size(); ++i)
+          batch_(i) = rewards[uniform_index(gen, n)];
+      }
       model.grad_log_likelihood(batch_, phi, theta, grad);
     }
   }
 
  private:
+  // Where an arm is in the round drawn by begin_round.
+  struct round_state {
+    std::size_t history;  // the history's length the indices were drawn for; 0: none drawn
+    std::size_t used;     // mini-batches of the round already used
+    std::size_t steps;    // mini-batches drawn
+  };
+
+  // The arm's next mini-batch of the round (its raw 32-bit values), or nullptr when the scalar
+  // path must draw one.
+  std::uint32_t* next_block(Eigen::Index arm, std::size_t history) noexcept {
+    if (rounds_.empty()) return nullptr;
+    auto& round = rounds_[static_cast<std::size_t>(arm)];
+    if (round.history != history || round.history == 0 || round.used == round.steps)
+      return nullptr;
+    const auto batch = static_cast<std::size_t>(batch_.size());
+    return raw_.data() + (static_cast<std::size_t>(arm) * round.steps + round.used++) * batch;
+  }
+
+  // Applies `use(i, index)` to the mini-batch's picks, mapping the raw values by Lemire's
+  // multiply-shift as it goes; returns false, having done nothing exact yet, when some value
+  // needs the exact test. Then the values are made exact in place (redraws from the round's
+  // lanes, in order) and the caller runs it again.
+  template <class Use>
+  bool map_picks(const std::uint32_t* picks, std::uint32_t n, Use&& use) const noexcept {
+    std::uint32_t suspect = 0;  // an integer flag: a bool reduction does not vectorise
+    for (std::size_t i = 0; i < static_cast<std::size_t>(batch_.size()); ++i) {
+      const std::uint64_t product = detail::lemire32_product(picks[i], n);
+      use(i, detail::lemire32_index(product));
+      suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
+    }
+    return suspect == 0;
+  }
+  void make_exact(std::uint32_t* picks, std::uint32_t n) noexcept {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(batch_.size()); ++i)
+      picks[i] = detail::lemire32_accept(picks[i], n, lanes_);
+  }
+
+  // The sum of the picked rewards, in four interleaved partial sums: the additions of one
+  // chain would wait for each other (4 cycles each), four chains overlap; and a fixed
+  // association keeps the result the same on every instruction set.
+  [[nodiscard]] double block_sum(const std::vector<double>& rewards, std::uint32_t* picks) {
+    const auto n = static_cast<std::uint32_t>(rewards.size());
+    const auto batch = static_cast<std::size_t>(batch_.size());
+    for (bool exact = false;; exact = true) {
+      std::array<double, 4> partial{};
+      std::uint32_t suspect = 0;
+      std::size_t i = 0;
+      for (; i + 4 <= batch; i += 4) {  // unrolled by hand so that the sums stay in registers
+        for (std::size_t j = 0; j < 4; ++j) {
+          const std::uint64_t product = detail::lemire32_product(picks[i + j], n);
+          partial[j] += rewards[detail::lemire32_index(product)];
+          suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
+        }
+      }
+      for (; i < batch; ++i) {
+        const std::uint64_t product = detail::lemire32_product(picks[i], n);
+        partial[i % 4] += rewards[detail::lemire32_index(product)];
+        suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
+      }
+      if (suspect == 0 || exact) return (partial[0] + partial[1]) + (partial[2] + partial[3]);
+      make_exact(picks, n);  // rare: every value now passes the exact test; sum them again
+    }
+  }
+  void block_gather(const std::vector<double>& rewards, std::uint32_t* picks) {
+    const auto n = static_cast<std::uint32_t>(rewards.size());
+    const auto put = [&](std::size_t i, std::uint32_t index) {
+      batch_(static_cast<Eigen::Index>(i)) = rewards[index];
+    };
+    if (!map_picks(picks, n, put)) {
+      make_exact(picks, n);
+      map_picks(picks, n, put);
+    }
+  }
+
+  // The scalar path: one 64-bit Lemire draw from the caller's engine per pick.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double scalar_sum(const std::vector<double>& rewards, URBG& gen) const {
+    const auto n = static_cast<std::uint64_t>(rewards.size());
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < batch_.size(); ++i) sum += rewards[uniform_index(gen, n)];
+    return sum;
+  }
+
   std::vector<std::vector<double>> history_;
   Eigen::VectorXd batch_;  // gather scratch of the generic path, kept so a round allocates nothing
+  std::vector<std::uint32_t> raw_;    // the round's mini-batches, 32-bit values: arm, then step
+  std::vector<round_state> rounds_;   // per arm: its place in the round
+  xoshiro256pp_lanes<> lanes_;        // the round's lanes, for the rare exact redraws
 };
 
 }  // namespace sabandit::langevin
