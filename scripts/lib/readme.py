@@ -53,7 +53,9 @@ def markers_above(lines, index):
 
 
 def shorten_benchmark_times(command):
-    if "_bench" not in command:
+    # Only a benchmark program's own command line: not, say, the cmake line that builds it.
+    words = command.split()
+    if not words or not words[0].endswith("_bench"):
         return command
     command = re.sub(r"--benchmark_min_time=\S+", SHORT_BENCHMARK_TIME, command)
     command = re.sub(r"--benchmark_repetitions=\S+", SHORT_REPETITIONS, command)

@@ -1,10 +1,13 @@
 // The Bernoulli (logistic) and Poisson (log) models: likelihoods, gradients against central
 // finite differences at random points, and finite values at |<phi, theta>| = 700.
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "sabandit/envs/arms.hpp"
 #include "sabandit/models/bernoulli.hpp"
+#include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/poisson.hpp"
 #include "sabandit/random.hpp"
 #include "support/catch.hpp"
@@ -143,4 +146,34 @@ TEST_CASE("Poisson variates have the right mean and variance", "[random][statist
     CHECK(std::abs(mean - mu) <= 5 * std::sqrt(mu / n) + 1e-12);
     CHECK(std::abs(variance - mu) <= 5 * mu * std::sqrt(2.0 / n + 1.0 / (mu * n + 1e-300)) + 1e-12);
   }
+}
+
+TEST_CASE("the at-mean gradient is the same bits through fixed-size views and Eigen::Ref (the "
+          "policies' d = 1 path)",
+          "[models]") {
+  // TS-SGLD's select() at d = 1 passes 1 x 1 fixed-size maps where the d-generic code passes
+  // Eigen::Ref or blocks; the models' at-mean gradient must compute the same operations either way, so
+  // that d = 1 results (the paper's experiments, the committed outputs) do not depend on the
+  // path.
+  xoshiro256pp gen(7);
+  const auto check = [&](const auto& model) {
+    for (int i = 0; i < 1000; ++i) {
+      Eigen::Matrix<double, 1, 1> phi, theta, fixed;
+      fill_standard_normal(phi, gen);
+      fill_standard_normal(theta, gen);
+      const double xbar = 3.0 * standard_normal(gen);
+      Eigen::VectorXd dynamic(1);
+      model.grad_log_likelihood_at_mean(xbar, vector_cref(phi), vector_cref(theta),
+                                        vector_ref(dynamic));
+      using const_view = Eigen::Map<const Eigen::Matrix<double, 1, 1>>;
+      Eigen::Map<Eigen::Matrix<double, 1, 1>> out(fixed.data());
+      model.grad_log_likelihood_at_mean(xbar, const_view(phi.data()), const_view(theta.data()),
+                                        out);
+      CHECK(std::bit_cast<std::uint64_t>(fixed(0)) == std::bit_cast<std::uint64_t>(dynamic(0)));
+    }
+  };
+  check(gaussian_model{});
+  check(gaussian_model{2.5});
+  check(bernoulli_model{});
+  check(poisson_model{});
 }

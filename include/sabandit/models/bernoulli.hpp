@@ -84,9 +84,12 @@ class bernoulli_model {
     grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
   }
 
-  /// The same gradient from the window mean alone (xbar is the sufficient statistic).
-  void grad_log_likelihood_at_mean(double xbar, const vector_cref& phi, const vector_cref& theta,
-                                   vector_ref grad) const {
+  /// The same gradient from the window mean alone (xbar is the sufficient statistic). A
+  /// template, so that fixed-size views (the policies' d = 1 path) get scalar code; the same
+  /// operations in the same order whatever the vector types, hence the same bits.
+  template <class Phi, class Theta, class Grad>
+  void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
+                                   const Eigen::MatrixBase<Theta>& theta, Grad&& grad) const {
     grad = phi * (xbar - sigmoid(phi.dot(theta)));
   }
 };

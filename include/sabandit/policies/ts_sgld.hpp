@@ -88,23 +88,10 @@ class ts_sgld
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (const auto arm = this->warm_up_arm()) return *arm;
-    auto& source = this->source();
-    source.begin_round(params_.inner_steps, gen);
-    const Eigen::ArrayXd& pulls = this->statistics().counts();
-    const double h = params_.step_size;
-    noise_scale_ = (params_.temperature / pulls).sqrt() * std::sqrt(2.0 * h);  // eq. 2
-    next_ = this->parameter_estimates();
-    for (Eigen::Index j = 0; j < params_.inner_steps; ++j) {
-      for (Eigen::Index a = 0; a < this->num_arms(); ++a) {
-        auto grad = grad_.col(a);
-        source.gradient(this->model(), a, this->features().col(a), next_.col(a), grad, gen);
-        params_.prior.add_log_density_gradient(next_.col(a), 1.0 / pulls(a), grad);
-      }
-      fill_standard_normal(noise_, gen);
-      next_ = next_ + h * grad_ + noise_ * noise_scale_.matrix().asDiagonal();
-    }
-    this->commit_all(next_);
-    return this->greedy_argmax();
+    // The paper's d = 1 through fixed-size views: the same operations as the d-generic code,
+    // compiled to scalar arithmetic instead of Eigen's run-time-sized loops of length 1.
+    if (this->dimension() == 1) return move_chains<1>(gen);
+    return move_chains<Eigen::Dynamic>(gen);
   }
 
   /// Strong guarantee; the chains move in select(), so this only records the reward (and
@@ -131,6 +118,36 @@ class ts_sgld
   }
 
  private:
+  // select() for dimension D (1, or Eigen::Dynamic for any d).
+  template <int D, std::uniform_random_bit_generator URBG>
+  Eigen::Index move_chains(URBG& gen) {
+    using view = Eigen::Map<Eigen::Matrix<double, D, 1>>;
+    using const_view = Eigen::Map<const Eigen::Matrix<double, D, 1>>;
+    const Eigen::Index d = this->dimension();
+    auto& source = this->source();
+    source.begin_round(params_.inner_steps, gen);
+    const Eigen::ArrayXd& pulls = this->statistics().counts();
+    const double h = params_.step_size;
+    noise_scale_ = (params_.temperature / pulls).sqrt() * std::sqrt(2.0 * h);  // eq. 2
+    next_ = this->parameter_estimates();
+    for (Eigen::Index j = 0; j < params_.inner_steps; ++j) {
+      for (Eigen::Index a = 0; a < this->num_arms(); ++a) {
+        view grad(grad_.col(a).data(), d);
+        const const_view theta(next_.col(a).data(), d);
+        source.gradient(this->model(), a, const_view(this->features().col(a).data(), d), theta,
+                        grad, gen);
+        params_.prior.add_log_density_gradient(theta, 1.0 / pulls(a), grad);
+      }
+      fill_standard_normal(noise_, gen);
+      // eq. 2 for every arm; arm a's column scaled by its noise scale (coefficient-wise, in
+      // the order (theta + h g) + scale xi)
+      next_.array() = next_.array() + h * grad_.array() +
+                      noise_.array().rowwise() * noise_scale_.transpose();
+    }
+    this->commit_all(next_);
+    return this->greedy_argmax();
+  }
+
   static params validated(const params& p) {
     langevin::validate_common(p);
     detail::require_at_least<Eigen::Index>("batch_size", p.batch_size, 1);

@@ -278,11 +278,16 @@ class core {
   }
   /// The same for every arm at once (column a for arm a): all or nothing, so a chain that
   /// diverges leaves every arm as it was.
+  /// The spreads are one whole-array expression, the same per-arm operations as commit's.
   void commit_all(const Eigen::MatrixXd& thetas) {
+    if (!thetas.allFinite()) {
+      for (Eigen::Index a = 0; a < num_arms(); ++a)
+        if (!thetas.col(a).allFinite()) throw_non_finite(a);
+    }
+    theta_ = thetas;
+    scores_.set_spreads((settings_.decision_temperature / stats_.counts()).sqrt() * phi_norm_);
     for (Eigen::Index a = 0; a < num_arms(); ++a)
-      if (!thetas.col(a).allFinite()) throw_non_finite(a);
-    for (Eigen::Index a = 0; a < num_arms(); ++a)
-      store(a, thetas.col(a), static_cast<Eigen::Index>(stats_.count(a)));
+      scores_.set_center(a, phi_.col(a).dot(theta_.col(a)));
   }
 
  private:

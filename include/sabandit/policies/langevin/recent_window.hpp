@@ -56,9 +56,11 @@ class recent_window {
 
   /// The mean log-likelihood gradient over the window at `theta`. Deterministic: the engine is
   /// not used. Sufficient-statistics models read the running sum: O(d), not O(B d).
-  template <RewardModel Model, std::uniform_random_bit_generator URBG>
-  void gradient(const Model& model, Eigen::Index arm, const vector_cref& phi,
-                const vector_cref& theta, vector_ref grad, URBG& /*gen*/) {
+  /// The vectors are any Eigen vectors (fixed-size views in the d = 1 path).
+  template <RewardModel Model, class Phi, class Theta, class Grad,
+            std::uniform_random_bit_generator URBG>
+  void gradient(const Model& model, Eigen::Index arm, const Phi& phi, const Theta& theta,
+                Grad&& grad, URBG& /*gen*/) {
     if constexpr (WindowMeanRewardModel<Model>) {
       model.grad_log_likelihood_at_mean(windows_.mean(arm), phi, theta, grad);
     } else {

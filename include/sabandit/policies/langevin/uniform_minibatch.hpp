@@ -6,12 +6,11 @@
 //
 // A round's mini-batches are drawn in one block (begin_round): K x N x batch_size uniform
 // indices from a multi-lane engine (random/lanes.hpp) keyed by one word of the caller's engine,
-// Lemire-mapped on 32-bit values, then gathered arm by arm with four partial sums. The per-arm
-// scalar draw (uniform_index on the caller's engine, one 64-bit word an index) remains as the
-// fallback for a gradient asked outside a round, and is what the tests compare the block's
-// mini-batch law with. Both give each mini-batch B independent uniform picks from the history;
-// only the numbers differ.
-#include <array>
+// Lemire-mapped on 32-bit values, then gathered arm by arm with four partial sums
+// (kernels/minibatch_sum.hpp). The per-arm scalar draw (uniform_index on the caller's engine,
+// one 64-bit word an index) remains as the fallback for a gradient asked outside a round, and
+// is what the tests compare the block's mini-batch law with. Both give each mini-batch B
+// independent uniform picks from the history; only the numbers differ.
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -22,6 +21,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/kernels/minibatch_sum.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/lanes.hpp"
 
@@ -111,9 +111,11 @@ class uniform_minibatch {
   /// begin_round while the arm has some left (and its history has not changed), else drawn
   /// here from `gen`. For sufficient-statistics models only the batch's sum is formed (no
   /// gather into scratch).
-  template <RewardModel Model, std::uniform_random_bit_generator URBG>
-  void gradient(const Model& model, Eigen::Index arm, const vector_cref& phi,
-                const vector_cref& theta, vector_ref grad, URBG& gen) {
+  /// The vectors are any Eigen vectors (fixed-size views in TS-SGLD's d = 1 path).
+  template <RewardModel Model, class Phi, class Theta, class Grad,
+            std::uniform_random_bit_generator URBG>
+  void gradient(const Model& model, Eigen::Index arm, const Phi& phi, const Theta& theta,
+                Grad&& grad, URBG& gen) {
     const auto& rewards = history_[static_cast<std::size_t>(arm)];
     std::uint32_t* picks = next_block(arm, rewards.size());
     if constexpr (WindowMeanRewardModel<Model>) {
@@ -170,31 +172,17 @@ class uniform_minibatch {
       picks[i] = detail::lemire32_accept(picks[i], n, lanes_);
   }
 
-  // The sum of the picked rewards, in four interleaved partial sums: the additions of one
-  // chain would wait for each other (4 cycles each), four chains overlap; and a fixed
-  // association keeps the result the same on every instruction set.
+  // The sum of the picked rewards (kernels/minibatch_sum.hpp: four partial sums in a fixed
+  // association, AVX2 where the processor has it, the same bits either way).
   [[nodiscard]] double block_sum(const std::vector<double>& rewards, std::uint32_t* picks) {
     const auto n = static_cast<std::uint32_t>(rewards.size());
     const auto batch = static_cast<std::size_t>(batch_.size());
-    for (bool exact = false;; exact = true) {
-      std::array<double, 4> partial{};
-      std::uint32_t suspect = 0;
-      std::size_t i = 0;
-      for (; i + 4 <= batch; i += 4) {  // unrolled by hand so that the sums stay in registers
-        for (std::size_t j = 0; j < 4; ++j) {
-          const std::uint64_t product = detail::lemire32_product(picks[i + j], n);
-          partial[j] += rewards[detail::lemire32_index(product)];
-          suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
-        }
-      }
-      for (; i < batch; ++i) {
-        const std::uint64_t product = detail::lemire32_product(picks[i], n);
-        partial[i % 4] += rewards[detail::lemire32_index(product)];
-        suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
-      }
-      if (suspect == 0 || exact) return (partial[0] + partial[1]) + (partial[2] + partial[3]);
-      make_exact(picks, n);  // rare: every value now passes the exact test; sum them again
+    auto result = kernels::minibatch_sum(rewards.data(), picks, batch, n);
+    if (result.suspect) {  // rare: make every value pass the exact test, then sum them again
+      make_exact(picks, n);
+      result = kernels::minibatch_sum(rewards.data(), picks, batch, n);
     }
+    return result.sum;
   }
   void block_gather(const std::vector<double>& rewards, std::uint32_t* picks) {
     const auto n = static_cast<std::uint32_t>(rewards.size());
