@@ -37,8 +37,9 @@ class sa_averaging {
   [[nodiscard]] Eigen::Index iterations(Eigen::Index n, Eigen::Index fixed) const {
     return inner_steps(schedule_, n, fixed);
   }
-  /// theta <- (1 - gamma) theta + gamma omega.
-  void average(Eigen::VectorXd& theta, const Eigen::VectorXd& omega, double gamma) const {
+  /// theta <- (1 - gamma) theta + gamma omega (any Eigen vectors).
+  template <class Theta, class Omega>
+  void average(Theta& theta, const Omega& omega, double gamma) const {
     sa_average(theta, omega, gamma);  // line 9
   }
 
@@ -57,8 +58,9 @@ class last_iterate {
   [[nodiscard]] Eigen::Index iterations(Eigen::Index /*n*/, Eigen::Index fixed) const noexcept {
     return fixed;
   }
-  /// theta <- omega.
-  void average(Eigen::VectorXd& theta, const Eigen::VectorXd& omega, double /*gamma*/) const {
+  /// theta <- omega (any Eigen vectors).
+  template <class Theta, class Omega>
+  void average(Theta& theta, const Omega& omega, double /*gamma*/) const {
     theta = omega;
   }
 };

@@ -257,16 +257,12 @@ class core {
   template <std::uniform_random_bit_generator URBG>
   const Eigen::VectorXd& advance(Eigen::Index arm, Eigen::Index n, const step_settings& step,
                                  URBG& gen) {
-    work_ = theta_.col(arm);
-    const double gamma = averager_.weight(n);
-    const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
-    for (Eigen::Index j = 0; j < steps; ++j) {
-      source_.gradient(model_, arm, phi_.col(arm), work_, grad_, gen);
-      if (step.prior_weight != 0.0)
-        settings_.prior.add_log_density_gradient(work_, step.prior_weight, grad_);
-      langevin_step(work_, grad_, step.step_size, step.noise_scale, proposal_, gen);
-      averager_.average(work_, proposal_, gamma);
-    }
+    // The paper's d = 1 through fixed-size views of the same scratch: the same operations,
+    // compiled to scalar arithmetic instead of Eigen's run-time-sized loops of length 1.
+    if (dimension() == 1)
+      advance_in<1>(arm, n, step, gen);
+    else
+      advance_in<Eigen::Dynamic>(arm, n, step, gen);
     return work_;
   }
 
@@ -291,6 +287,25 @@ class core {
   }
 
  private:
+  // advance() for dimension D (1, or Eigen::Dynamic for any d), in work_.
+  template <int D, std::uniform_random_bit_generator URBG>
+  void advance_in(Eigen::Index arm, Eigen::Index n, const step_settings& step, URBG& gen) {
+    using view = Eigen::Map<Eigen::Matrix<double, D, 1>>;
+    const Eigen::Index d = dimension();
+    view work(work_.data(), d), grad(grad_.data(), d), proposal(proposal_.data(), d);
+    const Eigen::Map<const Eigen::Matrix<double, D, 1>> phi(phi_.col(arm).data(), d);
+    work = theta_.col(arm);
+    const double gamma = averager_.weight(n);
+    const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
+    for (Eigen::Index j = 0; j < steps; ++j) {
+      source_.gradient(model_, arm, phi, work, grad, gen);
+      if (step.prior_weight != 0.0)
+        settings_.prior.add_log_density_gradient(work, step.prior_weight, grad);
+      langevin_step(work, grad, step.step_size, step.noise_scale, proposal, gen);
+      averager_.average(work, proposal, gamma);
+    }
+  }
+
   void store(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
     theta_.col(arm) = theta;
     const double spread =
