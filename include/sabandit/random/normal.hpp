@@ -110,8 +110,12 @@ struct ziggurat_core_result {
   return {with_sign_of_bit8(x, bits), u < z.core_limit[layer]};
 }
 
+/// Always inlined: a call would keep the caller's engine in memory instead of registers (the
+/// decision loops copy it into a local for that), and GCC otherwise declines to inline it into
+/// them.
 template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] inline double ziggurat_normal(const ziggurat_tables& z, URBG& gen) {
+[[nodiscard]] [[gnu::always_inline]] inline double ziggurat_normal(const ziggurat_tables& z,
+                                                                   URBG& gen) {
   const std::uint64_t bits = random_bits64(gen);
   const auto core = ziggurat_core(z, bits);
   if (core.inside) return core.value;  // 98.8%
