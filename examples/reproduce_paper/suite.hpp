@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <utility>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -90,9 +91,22 @@ struct suite_params {
     return text;
   }
 
-  /// Builds each policy once (with 2 arms): the library rejects what it would reject in a job,
-  /// but before any computing.
+  /// Largest TS-SA window B and TS-SGLD batch size a parameter file may ask for. The jobs'
+  /// horizons are 10^4 rounds, beyond which a longer window or batch changes nothing, while
+  /// K B doubles are allocated up front: without this bound, B = 10^9 passed the library's own
+  /// (2^31 doubles) in the 2-arm check below after allocating 16 GB there, and failed in a job.
+  static constexpr Eigen::Index max_window = Eigen::Index{1} << 20;
+
+  /// Checks the sizes above, then builds each policy once (with 2 arms): the library rejects
+  /// what it would reject in a job, but before any computing.
   void validate() const {
+    for (const auto& [key, size] : {std::pair<const char*, Eigen::Index>{"TS-SA.B", sa.window},
+                                    {"TS-SGLD.batch_size", sgld.batch_size}}) {
+      if (size > max_window)
+        throw usage_error(std::string(key) + " = " + std::to_string(size) + " is above " +
+                          std::to_string(max_window) +
+                          " (2^20; longer than any job's horizon, and K of them are allocated)");
+    }
     (void)sabandit::gaussian_ts(2, ts);
     (void)sabandit::epsilon_ts<>(2, eps_ts);
     (void)sabandit::ts_sgld<>(sabandit::unit_features(2), sgld, sabandit::gaussian_model(sgld_noise_variance));

@@ -137,6 +137,10 @@ TEST_CASE("parameter files: every number read whole, keys known and set once", "
   CHECK(parse_error("TS.tau = -1\n").find("p.txt:") == 0);
   CHECK(parse_error("TS.tau = -1\n").find("temperature") != std::string::npos);
   CHECK(parse_error("TS-SA.B = 0\n").find("window") != std::string::npos);
+  // Sizes allocated K times are bounded before any policy is built (B = 10^9 allocated 16 GB).
+  CHECK(parse_error("TS-SA.B = 1000000000\n").find("TS-SA.B = 1000000000 is above 1048576") !=
+        std::string::npos);
+  CHECK(parse_error("TS-SGLD.batch_size = 1048577\n").find("is above 1048576") != std::string::npos);
 
   const auto p = repro::suite_params::from_text("  TS.tau=1e-3  # comment\r\nTS-SA.B = 5\n", "p.txt");
   CHECK(p.get("TS.tau") == 0.001);

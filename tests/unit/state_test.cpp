@@ -254,6 +254,11 @@ TEST_CASE("a damaged, foreign or impossible stream is rejected and changes nothi
                                  "");
     check_rejected<format_error>(target, reseal(replaced(good, "statistics.counts 4 ", "statistics.counts 4 -")),
                                  "");
+    // Range errors quote numbers exactly (the shortest text that reads back), not to 6 places.
+    check_rejected<format_error>(target, reseal(replaced(good, "statistics.counts 4 ", "statistics.counts 4 -0.25")),
+                                 "has an entry, -0.25");
+    check_rejected<format_error>(target, reseal(replaced(good, "statistics.counts 4 ", "statistics.counts 4 -0.25")),
+                                 "outside [0, 9007199254740992]");
     check_rejected<format_error>(target, reseal(good.substr(0, good.rfind("end ")) + "extra 1\nend 0\n"),
                                  "unexpected field 'extra'");
   }

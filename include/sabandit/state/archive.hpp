@@ -64,12 +64,19 @@ class fnv1a {
          std::string(text, result.ptr);
 }
 
+/// The shortest text that reads back to `value` (std::to_chars): what the writer stores, and
+/// what error messages quote, so that a rejected value is shown exactly.
 template <class T>
-void append_number(std::string& line, T value) {
+[[nodiscard]] std::string number_text(T value) {
   char text[64];
   const auto result = std::to_chars(text, text + sizeof text, value);
+  return {text, result.ptr};
+}
+
+template <class T>
+void append_number(std::string& line, T value) {
   line.push_back(' ');
-  line.append(text, result.ptr);
+  line.append(number_text(value));
 }
 
 // Field names qualified by the members they belong to ("params.prior.variance").
@@ -236,8 +243,8 @@ class reader : public detail::scoped_names {
     T read{};
     (*this)(name, read);
     if (!(read >= lowest && read <= highest))
-      fail(qualified(name) + " = " + std::to_string(read) + " is outside [" +
-           std::to_string(lowest) + ", " + std::to_string(highest) + "]");
+      fail(qualified(name) + " = " + detail::number_text(read) + " is outside [" +
+           detail::number_text(lowest) + ", " + detail::number_text(highest) + "]");
     value = read;
   }
 
@@ -367,8 +374,8 @@ class reader : public detail::scoped_names {
         entry = parse<Scalar>(name, token);
       }
       if (!(entry >= lowest && entry <= highest))
-        fail(qualified(name) + " has an entry outside [" + std::to_string(lowest) + ", " +
-             std::to_string(highest) + "]");
+        fail(qualified(name) + " has an entry, " + detail::number_text(entry) + ", outside [" +
+             detail::number_text(lowest) + ", " + detail::number_text(highest) + "]");
       read.data()[i] = entry;
     }
     values.derived().swap(read);
