@@ -91,21 +91,21 @@ struct suite_params {
     return text;
   }
 
-  /// Largest TS-SA window B and TS-SGLD batch size a parameter file may ask for. The jobs'
-  /// horizons are 10^4 rounds, beyond which a longer window or batch changes nothing, while
-  /// K B doubles are allocated up front: without this bound, B = 10^9 passed the library's own
-  /// (2^31 doubles) in the 2-arm check below after allocating 16 GB there, and failed in a job.
-  static constexpr Eigen::Index max_window = Eigen::Index{1} << 20;
+  /// Largest TS-SA window B and TS-SGLD batch size a parameter file may ask for: a memory
+  /// cap. TS-SA allocates its window for each of K arms, TS-SGLD draws K x N x batch_size
+  /// indices a round, and without the cap B = 10^9 passed the library's own bound (2^31
+  /// doubles) in the 2-arm check below, after allocating 16 GB there, to fail in a job.
+  static constexpr Eigen::Index max_per_arm_size = Eigen::Index{1} << 20;
 
   /// Checks the sizes above, then builds each policy once (with 2 arms): the library rejects
   /// what it would reject in a job, but before any computing.
   void validate() const {
     for (const auto& [key, size] : {std::pair<const char*, Eigen::Index>{"TS-SA.B", sa.window},
                                     {"TS-SGLD.batch_size", sgld.batch_size}}) {
-      if (size > max_window)
+      if (size > max_per_arm_size)
         throw usage_error(std::string(key) + " = " + std::to_string(size) + " is above " +
-                          std::to_string(max_window) +
-                          " (2^20; longer than any job's horizon, and K of them are allocated)");
+                          std::to_string(max_per_arm_size) +
+                          " (2^20, this program's memory cap for a size allocated per arm)");
     }
     (void)sabandit::gaussian_ts(2, ts);
     (void)sabandit::epsilon_ts<>(2, eps_ts);

@@ -17,7 +17,7 @@ using namespace sabandit;
 namespace {
 
 // The definition, one pick at a time, with no shared code.
-kernels::minibatch_pick_sum definition(const std::vector<double>& rewards,
+minibatch_pick_sum definition(const std::vector<double>& rewards,
                                        const std::vector<std::uint32_t>& picks) {
   const auto n = static_cast<std::uint64_t>(rewards.size());
   std::array<double, 4> partial{};
@@ -49,7 +49,7 @@ TEST_CASE("mini-batch sums are the definition's, bit for bit, with the same susp
         for (auto& x : picks) x = static_cast<std::uint32_t>(gen() >> 32U);
         if (repeat % 4 == 0) picks[static_cast<std::size_t>(repeat) % batch] = 0;  // low half 0 < n
         const auto expected = definition(rewards, picks);
-        const auto got = kernels::minibatch_sum(rewards.data(), picks.data(), batch,
+        const auto got = minibatch_sum(rewards.data(), picks.data(), batch,
                                                 static_cast<std::uint32_t>(n));
         CHECK(std::bit_cast<std::uint64_t>(got.sum) == std::bit_cast<std::uint64_t>(expected.sum));
         CHECK(got.suspect == expected.suspect);
@@ -68,6 +68,6 @@ TEST_CASE("the largest 32-bit value picks a history's last reward",
   // The largest value maps to the last index: (2^32 - 1) n >> 32 = n - 1 for n >= 1.
   std::vector<double> rewards{1.0, 2.0, 3.0};
   const std::vector<std::uint32_t> picks(8, 0xffffffffU);
-  const auto got = kernels::minibatch_sum(rewards.data(), picks.data(), picks.size(), 3U);
+  const auto got = minibatch_sum(rewards.data(), picks.data(), picks.size(), 3U);
   CHECK(got.sum == 24.0);
 }

@@ -16,7 +16,7 @@
 
 #include "sabandit/random/lanes.hpp"
 
-namespace sabandit::kernels {
+namespace sabandit {
 
 /// A mini-batch's sum, and whether some value may need Lemire's exact test
 /// (detail::lemire32_suspect): then the caller makes the values exact and sums again.
@@ -50,4 +50,4 @@ struct minibatch_pick_sum {
   return {(partial[0] + partial[1]) + (partial[2] + partial[3]), suspect != 0};
 }
 
-}  // namespace sabandit::kernels
+}  // namespace sabandit

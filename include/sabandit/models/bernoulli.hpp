@@ -85,11 +85,14 @@ class bernoulli_model {
   }
 
   /// The same gradient from the window mean alone (xbar is the sufficient statistic). A
-  /// template, so that fixed-size views (the policies' d = 1 path) get scalar code; the same
-  /// operations in the same order whatever the vector types, hence the same bits.
+  /// template, so that the Langevin policies' 1 x 1 fixed-size views (d = 1,
+  /// policies/langevin/dimension.hpp) get scalar code: the same operations, in the same order,
+  /// as for run-time-sized vectors, hence the same bits.
   template <class Phi, class Theta, class Grad>
   void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
-                                   const Eigen::MatrixBase<Theta>& theta, Grad&& grad) const {
+                                   const Eigen::MatrixBase<Theta>& theta,
+                                   const Eigen::MatrixBase<Grad>& grad_out) const {
+    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
     grad = phi * (xbar - sigmoid(phi.dot(theta)));
   }
 };

@@ -23,6 +23,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -88,10 +89,9 @@ class ts_sgld
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (const auto arm = this->warm_up_arm()) return *arm;
-    // The paper's d = 1 through fixed-size views: the same operations as the d-generic code,
-    // compiled to scalar arithmetic instead of Eigen's run-time-sized loops of length 1.
-    if (this->dimension() == 1) return move_chains<1>(gen);
-    return move_chains<Eigen::Dynamic>(gen);
+    return langevin::for_dimension(this->dimension(), [&](auto d) {
+      return move_chains<decltype(d)::value>(gen);
+    });
   }
 
   /// Strong guarantee; the chains move in select(), so this only records the reward (and
@@ -118,12 +118,9 @@ class ts_sgld
   }
 
  private:
-  // select() for dimension D (1, or Eigen::Dynamic for any d).
+  // select() for dimension D (langevin/dimension.hpp).
   template <int D, std::uniform_random_bit_generator URBG>
   Eigen::Index move_chains(URBG& gen) {
-    using view = Eigen::Map<Eigen::Matrix<double, D, 1>>;
-    using const_view = Eigen::Map<const Eigen::Matrix<double, D, 1>>;
-    const Eigen::Index d = this->dimension();
     auto& source = this->source();
     source.begin_round(params_.inner_steps, gen);
     const Eigen::ArrayXd& pulls = this->statistics().counts();
@@ -132,9 +129,9 @@ class ts_sgld
     next_ = this->parameter_estimates();
     for (Eigen::Index j = 0; j < params_.inner_steps; ++j) {
       for (Eigen::Index a = 0; a < this->num_arms(); ++a) {
-        view grad(grad_.col(a).data(), d);
-        const const_view theta(next_.col(a).data(), d);
-        source.gradient(this->model(), a, const_view(this->features().col(a).data(), d), theta,
+        auto grad = langevin::column_view<D>(grad_, a);
+        const auto theta = langevin::column_view<D>(std::as_const(next_), a);
+        source.gradient(this->model(), a, langevin::column_view<D>(this->features(), a), theta,
                         grad, gen);
         params_.prior.add_log_density_gradient(theta, 1.0 / pulls(a), grad);
       }

@@ -36,14 +36,6 @@ class gaussian_scores {
     spread_(arm) = spread;
   }
 
-  /// One arm's center.
-  void set_center(Eigen::Index arm, double center) noexcept { center_(arm) = center; }
-  /// Every arm's spread at once (a K-vector expression).
-  template <class Spreads>
-  void set_spreads(const Eigen::ArrayBase<Spreads>& spreads) noexcept {
-    spread_ = spreads;
-  }
-
   [[nodiscard]] const Eigen::ArrayXd& centers() const noexcept { return center_; }
   [[nodiscard]] const Eigen::ArrayXd& spreads() const noexcept { return spread_; }
 

@@ -37,7 +37,8 @@ class sa_averaging {
   [[nodiscard]] Eigen::Index iterations(Eigen::Index n, Eigen::Index fixed) const {
     return inner_steps(schedule_, n, fixed);
   }
-  /// theta <- (1 - gamma) theta + gamma omega (any Eigen vectors).
+  /// theta <- theta + gamma (omega - theta), Alg. 1 line 9's (1 - gamma) theta + gamma omega
+  /// (kernels/sa_average.hpp; any Eigen vectors).
   template <class Theta, class Omega>
   void average(Theta& theta, const Omega& omega, double gamma) const {
     sa_average(theta, omega, gamma);  // line 9

@@ -25,6 +25,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -35,6 +36,7 @@
 #include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
+#include "sabandit/policies/langevin/dimension.hpp"
 #include "sabandit/policies/langevin/warm_start.hpp"
 #include "sabandit/state/persist.hpp"
 
@@ -257,12 +259,7 @@ class core {
   template <std::uniform_random_bit_generator URBG>
   const Eigen::VectorXd& advance(Eigen::Index arm, Eigen::Index n, const step_settings& step,
                                  URBG& gen) {
-    // The paper's d = 1 through fixed-size views of the same scratch: the same operations,
-    // compiled to scalar arithmetic instead of Eigen's run-time-sized loops of length 1.
-    if (dimension() == 1)
-      advance_in<1>(arm, n, step, gen);
-    else
-      advance_in<Eigen::Dynamic>(arm, n, step, gen);
+    for_dimension(dimension(), [&](auto d) { advance_in<decltype(d)::value>(arm, n, step, gen); });
     return work_;
   }
 
@@ -274,26 +271,26 @@ class core {
   }
   /// The same for every arm at once (column a for arm a): all or nothing, so a chain that
   /// diverges leaves every arm as it was.
-  /// The spreads are one whole-array expression, the same per-arm operations as commit's.
   void commit_all(const Eigen::MatrixXd& thetas) {
-    if (!thetas.allFinite()) {
+    if (!thetas.allFinite()) {  // one pass; the arm-by-arm search only to name the arm
       for (Eigen::Index a = 0; a < num_arms(); ++a)
         if (!thetas.col(a).allFinite()) throw_non_finite(a);
     }
     theta_ = thetas;
-    scores_.set_spreads((settings_.decision_temperature / stats_.counts()).sqrt() * phi_norm_);
+    // At decision temperature 0 (TS-SGLD decides on the iterate itself) every spread is
+    // sqrt(0 / n) |phi| = 0: its K square roots and divisions a round are skipped.
+    const bool spreads = settings_.decision_temperature != 0.0;
     for (Eigen::Index a = 0; a < num_arms(); ++a)
-      scores_.set_center(a, phi_.col(a).dot(theta_.col(a)));
+      scores_.set(a, phi_.col(a).dot(theta_.col(a)), spreads ? spread(a, stats_.count(a)) : 0.0);
   }
 
  private:
-  // advance() for dimension D (1, or Eigen::Dynamic for any d), in work_.
+  // advance() for dimension D (langevin/dimension.hpp), in work_.
   template <int D, std::uniform_random_bit_generator URBG>
   void advance_in(Eigen::Index arm, Eigen::Index n, const step_settings& step, URBG& gen) {
-    using view = Eigen::Map<Eigen::Matrix<double, D, 1>>;
-    const Eigen::Index d = dimension();
-    view work(work_.data(), d), grad(grad_.data(), d), proposal(proposal_.data(), d);
-    const Eigen::Map<const Eigen::Matrix<double, D, 1>> phi(phi_.col(arm).data(), d);
+    auto work = column_view<D>(work_), grad = column_view<D>(grad_),
+         proposal = column_view<D>(proposal_);
+    const auto phi = column_view<D>(std::as_const(phi_), arm);
     work = theta_.col(arm);
     const double gamma = averager_.weight(n);
     const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
@@ -308,9 +305,11 @@ class core {
 
   void store(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
     theta_.col(arm) = theta;
-    const double spread =
-        std::sqrt(settings_.decision_temperature / static_cast<double>(pulls)) * phi_norm_(arm);
-    scores_.set(arm, phi_.col(arm).dot(theta), spread);
+    scores_.set(arm, phi_.col(arm).dot(theta), spread(arm, static_cast<double>(pulls)));
+  }
+  // The decision's spread of an arm with `pulls` pulls: sqrt(temperature / n) |phi_a|.
+  [[nodiscard]] double spread(Eigen::Index arm, double pulls) const {
+    return std::sqrt(settings_.decision_temperature / pulls) * phi_norm_(arm);
   }
   [[noreturn]] static void throw_non_finite(Eigen::Index arm) {
     throw std::domain_error("sabandit: the Langevin iterate of arm " + std::to_string(arm) +

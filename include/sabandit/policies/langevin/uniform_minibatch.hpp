@@ -173,14 +173,14 @@ class uniform_minibatch {
   }
 
   // The sum of the picked rewards (kernels/minibatch_sum.hpp: four partial sums in a fixed
-  // association, AVX2 where the processor has it, the same bits either way).
+  // association, the same bits on every instruction set).
   [[nodiscard]] double block_sum(const std::vector<double>& rewards, std::uint32_t* picks) {
     const auto n = static_cast<std::uint32_t>(rewards.size());
     const auto batch = static_cast<std::size_t>(batch_.size());
-    auto result = kernels::minibatch_sum(rewards.data(), picks, batch, n);
+    auto result = minibatch_sum(rewards.data(), picks, batch, n);
     if (result.suspect) {  // rare: make every value pass the exact test, then sum them again
       make_exact(picks, n);
-      result = kernels::minibatch_sum(rewards.data(), picks, batch, n);
+      result = minibatch_sum(rewards.data(), picks, batch, n);
     }
     return result.sum;
   }
