@@ -138,16 +138,13 @@ inline void print_grid_summary(std::ostream& out, const char* job, const std::st
   }
 }
 
-/// A job's subcommand with --version and the options every job has.
-inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description,
-                         common_options& common, const char* out_folder, Eigen::Index& horizon);
-
 inline std::string version_text() {
   return std::string("reproduce_paper (sabandit ") + SABANDIT_VERSION_STRING + ")";
 }
 
 inline void add_version(CLI::App& app) { app.set_version_flag("--version", version_text(), "Print the version and exit"); }
 
+/// A job's subcommand with --version and the options every job has.
 inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description,
                          common_options& common, const char* out_folder, Eigen::Index& horizon) {
   auto* job = app.add_subcommand(name, description);

@@ -39,9 +39,11 @@ struct trial_facts {
 template <sabandit::Policy P>
 class recorded {
  public:
-  recorded(P policy, const Eigen::ArrayXd& gaps, Eigen::Index horizon, Eigen::Index points,
-           trial_facts& facts)
-      : policy_(std::move(policy)), gaps_(&gaps), horizon_(horizon), points_(points), facts_(&facts) {}
+  /// `rounds`: the rounds whose regret the trial's curve records (simulate()'s own,
+  /// sabandit::detail::recorded_rounds).
+  recorded(P policy, const Eigen::ArrayXd& gaps, Eigen::Index horizon,
+           const std::vector<Eigen::Index>& rounds, trial_facts& facts)
+      : policy_(std::move(policy)), gaps_(&gaps), horizon_(horizon), rounds_(&rounds), facts_(&facts) {}
 
   [[nodiscard]] Eigen::Index num_arms() const { return policy_.num_arms(); }
   template <std::uniform_random_bit_generator URBG>
@@ -56,18 +58,15 @@ class recorded {
     facts_->regret += gap;
     if (round_ == horizon_ / 2) facts_->regret_half = facts_->regret;
     if (round_ > horizon_ / 2 && gap == 0.0) ++facts_->optimal_late;
-    // Round k T / P, k = 1..P, without forming k T (record_points is bounded, T is not).
-    const auto k = static_cast<Eigen::Index>(facts_->curve.size()) + 1;
-    if (k <= points_ && round_ == horizon_ / points_ * k + horizon_ % points_ * k / points_) {
-      facts_->curve.push_back(facts_->regret);
-    }
+    const auto next = facts_->curve.size();
+    if (next < rounds_->size() && round_ == (*rounds_)[next]) facts_->curve.push_back(facts_->regret);
   }
 
  private:
   P policy_;
   const Eigen::ArrayXd* gaps_;
   Eigen::Index horizon_;
-  Eigen::Index points_;
+  const std::vector<Eigen::Index>* rounds_;
   trial_facts* facts_;
   Eigen::Index round_ = 0;
 };
@@ -79,6 +78,7 @@ struct tracked_run {
   Eigen::Index arms = 0;
   double gap = 0.0;       ///< the smallest positive gap
   Eigen::Index horizon = 0;
+  std::vector<Eigen::Index> rounds;  ///< the rounds of every trial's curve
 
   /// "Regret grows linearly": over rounds T/2..T the trial's regret grows by at least half the
   /// gap per round, i.e. an optimal arm gets at most half of the late pulls (equal gaps). A
@@ -132,6 +132,7 @@ tracked_run run_tracked(const study_setting& s, Make make, const sabandit::run_c
   run.arms = s.where.arms;
   run.gap = s.where.gap;
   run.horizon = config.horizon;
+  run.rounds = sabandit::detail::recorded_rounds(config.horizon, points);
   run.trials.resize(static_cast<std::size_t>(config.trials));
   const sabandit::paper_setting p{.num_arms = s.where.arms, .gap = s.where.gap, .noise_variance = s.noise_variance};
   const auto go = [&](const auto& env) {
@@ -141,7 +142,7 @@ tracked_run run_tracked(const study_setting& s, Make make, const sabandit::run_c
     return simulate_cancellable(
         env,
         [&](Eigen::Index trial) {
-          return recorded(make(), gaps, config.horizon, points, run.trials[static_cast<std::size_t>(trial)]);
+          return recorded(make(), gaps, config.horizon, run.rounds, run.trials[static_cast<std::size_t>(trial)]);
         },
         config, hook);
   };
@@ -398,9 +399,7 @@ inline study_result run_study(const study_options& o) {
                      : (first_other ? "other TS-SA trial" : ""),
                  lin ? "#D55E00" : "#9F9F9F", 1, lin ? 2.0 : 1.0, {}, f.curve, {}};
         (lin ? first_linear : first_other) = false;
-        for (Eigen::Index k = 1; k <= static_cast<Eigen::Index>(f.curve.size()); ++k) {
-          t.x.push_back(o.horizon / o.trial_points * k + o.horizon % o.trial_points * k / o.trial_points);
-        }
+        for (std::size_t k = 0; k < f.curve.size(); ++k) t.x.push_back(b.rounds[k]);
         t.on_top = lin;
         lines.push_back(std::move(t));
       }

@@ -31,6 +31,20 @@ static_assert(sabandit::Policy<fixed_arm>);
 
 }  // namespace
 
+TEST_CASE("recorded trials with more points than rounds record every round", "[reproduce]") {
+  // --trial-points 50 with -T 10 recorded nothing before: the rounds were floor(k T / P), 0 for
+  // k < 5, and the first never matched. Now they are the simulator's: each round once.
+  const repro::study_setting s{{false, 0.5, 4}};
+  const sabandit::run_config config{.horizon = 10, .trials = 2, .seed = 5, .threads = 1, .record_points = 7};
+  const auto run = repro::run_tracked(s, [] { return fixed_arm{4, 0}; }, config, sabandit::no_progress{}, 50);
+  REQUIRE(run.rounds.size() == 10);
+  for (const auto& trial : run.trials) {
+    REQUIRE(trial.curve.size() == 10);
+    CHECK(trial.curve.front() == Approx(0.5));
+    CHECK(trial.curve.back() == trial.regret);
+  }
+}
+
 TEST_CASE("recorded trials: the simulator's regrets, and linear growth told from learning", "[reproduce]") {
   const repro::study_setting s{{false, 0.5, 4}};
   const sabandit::run_config config{.horizon = 101, .trials = 3, .seed = 5, .threads = 2, .record_points = 7};
@@ -43,9 +57,11 @@ TEST_CASE("recorded trials: the simulator's regrets, and linear growth told from
     CHECK(wrong.trials[r].regret_half == Approx(0.5 * 50));  // T/2 = 50 rounds
     CHECK(wrong.trials[r].optimal_late == 0);
     CHECK(right.trials[r].optimal_late == 51);
-    // Rounds k T / P for k = 1..10: 10, 20, ..., 101; the last is R(T).
+    // The simulator's rounds ceil(k T / P) for k = 1..10: 11, 21, ..., 101; the last is R(T).
+    REQUIRE(wrong.rounds == sabandit::detail::recorded_rounds(101, 10));
     REQUIRE(wrong.trials[r].curve.size() == 10);
-    CHECK(wrong.trials[r].curve.front() == Approx(0.5 * 10));
+    CHECK(wrong.rounds.front() == 11);
+    CHECK(wrong.trials[r].curve.front() == Approx(0.5 * 11));
     CHECK(wrong.trials[r].curve.back() == wrong.trials[r].regret);
     CHECK(wrong.linear(wrong.trials[r]));
     CHECK(wrong.starved(wrong.trials[r]));

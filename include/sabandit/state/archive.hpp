@@ -74,9 +74,11 @@ template <class T>
 }
 
 template <class T>
-void append_number(std::string& line, T value) {
+void append_number(std::string& line, T value) {  // no temporary string: a history has many
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
   line.push_back(' ');
-  line.append(number_text(value));
+  line.append(text, result.ptr);
 }
 
 // Field names qualified by the members they belong to ("params.prior.variance").

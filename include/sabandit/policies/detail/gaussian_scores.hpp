@@ -17,7 +17,9 @@ namespace sabandit::detail {
 /// Index of the largest coefficient; ties go to the lowest index. Two passes on purpose: a
 /// vectorised max, then a scan for its first position. The one-pass "running max with index"
 /// carries a compare-and-select dependency from element to element and measured 1.5-2x slower
-/// at K = 1000 (bench/policies_bench.cpp).
+/// at K = 1000 (bench/policies_bench.cpp) on scores already stored. gaussian_scores::
+/// sample_argmax does use one pass, because there the dependency hides behind each score's
+/// normal draw.
 template <class Derived>
 [[nodiscard]] Eigen::Index argmax(const Eigen::DenseBase<Derived>& scores) {
   const double best = scores.maxCoeff();

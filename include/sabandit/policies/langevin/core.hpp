@@ -277,11 +277,8 @@ class core {
         if (!thetas.col(a).allFinite()) throw_non_finite(a);
     }
     theta_ = thetas;
-    // At decision temperature 0 (TS-SGLD decides on the iterate itself) every spread is
-    // sqrt(0 / n) |phi| = 0: its K square roots and divisions a round are skipped.
-    const bool spreads = settings_.decision_temperature != 0.0;
     for (Eigen::Index a = 0; a < num_arms(); ++a)
-      scores_.set(a, phi_.col(a).dot(theta_.col(a)), spreads ? spread(a, stats_.count(a)) : 0.0);
+      scores_.set(a, phi_.col(a).dot(theta_.col(a)), spread(a, stats_.count(a)));
   }
 
  private:
@@ -307,8 +304,11 @@ class core {
     theta_.col(arm) = theta;
     scores_.set(arm, phi_.col(arm).dot(theta), spread(arm, static_cast<double>(pulls)));
   }
-  // The decision's spread of an arm with `pulls` pulls: sqrt(temperature / n) |phi_a|.
+  // The decision's spread of an arm with `pulls` pulls: sqrt(temperature / n) |phi_a|. At
+  // temperature 0 (TS-SGLD decides on the iterate itself) that is +0 for every arm, without
+  // the K divisions and square roots a round that TS-SGLD's commit_all would otherwise pay.
   [[nodiscard]] double spread(Eigen::Index arm, double pulls) const {
+    if (settings_.decision_temperature == 0.0) return 0.0;
     return std::sqrt(settings_.decision_temperature / pulls) * phi_norm_(arm);
   }
   [[noreturn]] static void throw_non_finite(Eigen::Index arm) {
