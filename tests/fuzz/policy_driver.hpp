@@ -275,6 +275,9 @@ class driver {
   // A saved text with edits (state_edits.hpp), or any bytes with a valid checksum: restore()
   // accepts it or throws std::invalid_argument (format_error) leaving everything as it was. A
   // state it accepts must save and restore again exactly.
+  // Texts asking for more memory than the fuzzer has (asks_for_large_state) are skipped, and
+  // an accepted state whose parameters cost more time per call than the targets construct
+  // with (beyond_fuzzed_work) is put back: both are valid and cost what is documented.
   static void restore_from(Policy& policy, const operation& op, std::string& trace) {
     std::string text = op.bytes;
     if (op.kind == operation::restore_corrupted) {
@@ -282,11 +285,41 @@ class driver {
     } else {
       detail::reseal(text);
     }
+    if (asks_for_large_state(text)) {
+      trace += "r-";
+      return;
+    }
+    const Policy before = policy;
     std::istringstream in(text);
     const bool threw =
         strong(policy, invalid_argument, "restore()", [&] { policy.restore(in); });
+    if (!threw && beyond_fuzzed_work(policy)) {
+      policy = before;
+      trace += "r~";
+      return;
+    }
     if (!threw) save_restore(policy, engine(2));
     trace += threw ? "r!" : "r";
+  }
+
+  // Whether the parameters ask for more work per call than the fuzz targets construct with
+  // (langevin_policies_fuzzer.cpp: N <= 3, at most 200 warm-start iterations, B <= 16, a
+  // horizon schedule's T <= 12); an altered text may ask N = 2^62, valid and slow as documented.
+  [[nodiscard]] static bool beyond_fuzzed_work(const Policy& policy) {
+    if constexpr (is_langevin<Policy>) {
+      const auto& p = policy.parameters();
+      if (p.inner_steps > 3 || p.warm_start.max_iterations > 200) return true;
+      if constexpr (requires { p.batch_size; }) {
+        return p.batch_size > 16;
+      } else if constexpr (requires { p.sa_schedule.inner_steps(Eigen::Index{1}); }) {
+        return p.window > 16 || p.sa_schedule.inner_steps(1) > 12;
+      } else {
+        return p.window > 16;
+      }
+    } else {
+      (void)policy;
+      return false;
+    }
   }
 
   static void engine_save_restore(const engine& gen) {

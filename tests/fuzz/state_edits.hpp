@@ -3,7 +3,11 @@
 // and token edits, truncation, deleted and repeated lines, and, on request, a new checksum over
 // the edited block. Without that last edit nearly every corruption would stop at the checksum,
 // and the checks behind it (counts, window heads, sizes, parameters) would never be fuzzed.
+#include <algorithm>
+#include <charconv>
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -83,6 +87,32 @@ inline void reseal(std::string& text) {
     }
   }
   return text;
+}
+
+/// Whether `text` has a size field (num_arms, params.window, params.batch_size) above any the
+/// fuzz targets construct with but below 2^31. Restoring it builds, as documented, a policy of
+/// up to bounds::state_doubles doubles (16 GiB), far beyond the fuzzer's -rss_limit_mb, so the
+/// driver does not restore such texts: the targets cap the sizes they construct for the same
+/// reason. Sizes of 2^31 and more are restored, and must be rejected before any allocation.
+[[nodiscard]] inline bool asks_for_large_state(std::string_view text) {
+  static constexpr std::string_view size_fields[] = {"num_arms", "params.window",
+                                                     "params.batch_size"};
+  static constexpr std::int64_t largest_fuzzed = 64, rejected = std::int64_t{1} << 31;
+  while (!text.empty()) {
+    const std::size_t newline = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, newline);
+    text.remove_prefix(std::min(newline + 1, text.size()));
+    const std::size_t space = line.find(' ');
+    if (space == std::string_view::npos) continue;
+    const std::string_view name = line.substr(0, space), value = line.substr(space + 1);
+    if (std::find(std::begin(size_fields), std::end(size_fields), name) == std::end(size_fields))
+      continue;
+    std::int64_t size = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), size);
+    (void)end;
+    if (error == std::errc() && size > largest_fuzzed && size < rejected) return true;
+  }
+  return false;
 }
 
 }  // namespace sabandit_fuzz

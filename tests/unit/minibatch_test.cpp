@@ -3,6 +3,7 @@
 // uniform picks with replacement from the whole history.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "sabandit/models/gaussian.hpp"
@@ -133,6 +134,35 @@ TEST_CASE("uniform_minibatch: a round's block serves each arm's N mini-batches, 
     const xoshiro256pp before = gen;
     source.gradient(gaussian_model{}, 1, phi, theta, grad, gen);
     CHECK_FALSE(gen == before);
+  }
+}
+
+TEST_CASE("uniform_minibatch: a round beyond max_block indices keeps the scalar path",
+          "[minibatch]") {
+  // K x N x B past the block's cap (or past size_t: N x B near 2^63 overflowed before, UB)
+  // draws nothing in begin_round; every gradient then takes the scalar path, so a source
+  // that had its round begun gives the same bits as one that never had.
+  const Eigen::Index batch = 4;
+  const Eigen::Index too_many_steps[] = {
+      static_cast<Eigen::Index>(langevin::uniform_minibatch::max_block / (2 * batch)) + 1,
+      std::numeric_limits<Eigen::Index>::max() / 2};
+  for (const Eigen::Index steps : too_many_steps) {
+    langevin::uniform_minibatch begun(batch, 2), plain(batch, 2);
+    for (int i = 0; i < 10; ++i) {
+      begun.record(i % 2, static_cast<double>(i));
+      plain.record(i % 2, static_cast<double>(i));
+    }
+    const Eigen::VectorXd phi = Eigen::VectorXd::Ones(1), theta = Eigen::VectorXd::Zero(1);
+    Eigen::VectorXd grad_begun(1), grad_plain(1);
+    xoshiro256pp gen_begun(seed), gen_plain(seed);
+    begun.begin_round(steps, gen_begun);
+    CHECK(gen_begun == gen_plain);
+    for (int call = 0; call < 6; ++call) {
+      begun.gradient(gaussian_model{}, call % 2, phi, theta, grad_begun, gen_begun);
+      plain.gradient(gaussian_model{}, call % 2, phi, theta, grad_plain, gen_plain);
+      CHECK(grad_begun(0) == grad_plain(0));
+    }
+    CHECK(gen_begun == gen_plain);
   }
 }
 

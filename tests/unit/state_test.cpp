@@ -262,6 +262,21 @@ TEST_CASE("a damaged, foreign or impossible stream is rejected and changes nothi
     check_rejected<format_error>(target, reseal(good.substr(0, good.rfind("end ")) + "extra 1\nend 0\n"),
                                  "unexpected field 'extra'");
   }
+  SECTION("parameters asking for more state than bounds::state_doubles: a format error") {
+    // 4 arms x (2^31 + 3) window doubles: the constructor's std::length_error, which a saved
+    // state can only meet if it was altered, so restore() reports it as one (a fuzz finding).
+    check_rejected<format_error>(
+        target, reseal(replaced(good, "params.window 3", "params.window 2147483648")),
+        "ask for more state than any policy has");
+    ts_sgld<> sgld(3, {.batch_size = 4});
+    play(sgld, gen, env, rewards::gaussian, 20);
+    const std::string sgld_good = saved(sgld);
+    ts_sgld<> sgld_target(2);
+    check_rejected<format_error>(
+        sgld_target,
+        reseal(replaced(sgld_good, "params.batch_size 4", "params.batch_size 2147483648")),
+        "beyond the bound of 2^31 doubles");
+  }
 }
 
 TEST_CASE("engines save and restore their state", "[state]") {

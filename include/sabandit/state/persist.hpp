@@ -14,6 +14,7 @@
 #include <istream>
 #include <limits>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -81,7 +82,15 @@ template <Persistent T>
 void restore(std::istream& in, T& target) {
   reader ar(in, T::state_name());
   T restored = target;  // rebuilt by persist from the saved parameters
-  T::persist(restored, ar);
+  try {
+    T::persist(restored, ar);
+  } catch (const std::length_error& e) {
+    // Saved parameters whose state exceeds bounds::state_doubles (the constructor's
+    // std::length_error) were never saved by a policy: the stream was altered.
+    throw format_error(std::string("sabandit: cannot restore the saved state: its parameters "
+                                   "ask for more state than any policy has (") +
+                       e.what() + ")");
+  }
   ar.finish();
   target = std::move(restored);
 }

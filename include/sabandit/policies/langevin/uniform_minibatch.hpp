@@ -84,18 +84,29 @@ class uniform_minibatch {
     return history_[static_cast<std::size_t>(arm)].size() == static_cast<std::size_t>(pulls);
   }
 
+  /// Most 32-bit indices a round draws in one block (4 MiB of scratch): the block's memory
+  /// stays constant whatever N and the batch size, and K x N x B cannot overflow.
+  static constexpr std::size_t max_block = std::size_t{1} << 20;
+
   /// Draws the mini-batches of a round at once: `steps` for every arm, each of batch_size
   /// indices into the arm's history as it is now, all from one block of the lane engine keyed
   /// by one word of `gen`. The next `steps` gradient() calls of each arm use them, in order;
   /// the scratch grows to K x steps x batch_size 32-bit indices on the first round (std::bad_alloc
   /// leaves the source unchanged). Arms with an empty history or more than 2^32 - 1 rewards
-  /// keep the scalar path.
+  /// keep the scalar path, and so does every arm when the block would exceed max_block
+  /// indices (then nothing is drawn from `gen` here).
   template <std::uniform_random_bit_generator URBG>
   void begin_round(Eigen::Index steps, URBG& gen) {
     const auto arms = history_.size();
-    const auto per_arm = static_cast<std::size_t>(steps * batch_.size());
-    if (raw_.size() != arms * per_arm) {
-      raw_.resize(arms * per_arm);  // may throw: before anything changed
+    std::size_t per_arm = 0, block = 0;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(steps),
+                               static_cast<std::size_t>(batch_.size()), &per_arm) ||
+        __builtin_mul_overflow(arms, per_arm, &block) || block > max_block) {
+      rounds_.clear();  // every gradient() of this round draws on the scalar path
+      return;
+    }
+    if (raw_.size() != block || rounds_.size() != arms) {
+      raw_.resize(block);  // may throw: before anything changed
       rounds_.resize(arms);
     }
     lanes_ = xoshiro256pp_lanes<>(random_bits64(gen));
