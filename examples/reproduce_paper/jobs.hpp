@@ -65,8 +65,14 @@ inline series to_series(const std::string& label, const sabandit::regret_curve& 
 
 /// "T = 10,000, 50 trials": what a plot's title says about the run.
 inline std::string run_text(Eigen::Index horizon, Eigen::Index trials) {
-  std::string t = std::to_string(horizon);
-  for (int i = static_cast<int>(t.size()) - 3; i > 0; i -= 3) t.insert(static_cast<std::size_t>(i), ",");
+  // Digits copied with a comma before every group of three (appending, not insert(): GCC 12
+  // warns a false -Wrestrict on string::insert at -O3).
+  const std::string digits = std::to_string(horizon);
+  std::string t;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0) t += ',';
+    t += digits[i];
+  }
   return "T = " + t + ", " + std::to_string(trials) + (trials == 1 ? " trial" : " trials");
 }
 

@@ -6,6 +6,7 @@
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/gamma.hpp"
 #include "sabandit/random/lanes.hpp"
+#include "sabandit/random/lemire32.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/poisson.hpp"
 #include "sabandit/random/streams.hpp"

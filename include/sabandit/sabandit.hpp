@@ -13,6 +13,7 @@
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/beta_posterior.hpp"
+#include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/gamma_posterior.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/normal_posterior.hpp"

@@ -262,21 +262,31 @@ TEST_CASE("a damaged, foreign or impossible stream is rejected and changes nothi
     check_rejected<format_error>(target, reseal(good.substr(0, good.rfind("end ")) + "extra 1\nend 0\n"),
                                  "unexpected field 'extra'");
   }
-  SECTION("parameters asking for more state than bounds::state_doubles: a format error") {
-    // 4 arms x (2^31 + 3) window doubles: the constructor's std::length_error, which a saved
-    // state can only meet if it was altered, so restore() reports it as one (a fuzz finding).
-    check_rejected<format_error>(
-        target, reseal(replaced(good, "params.window 3", "params.window 2147483648")),
-        "ask for more state than any policy has");
-    ts_sgld<> sgld(3, {.batch_size = 4});
-    play(sgld, gen, env, rewards::gaussian, 20);
-    const std::string sgld_good = saved(sgld);
-    ts_sgld<> sgld_target(2);
-    check_rejected<format_error>(
-        sgld_target,
-        reseal(replaced(sgld_good, "params.batch_size 4", "params.batch_size 2147483648")),
-        "beyond the bound of 2^31 doubles");
-  }
+}
+
+// Found by the langevin_policies fuzz target in CI (its input is in the seed corpus as
+// regression-restore-length-error): an altered size parameter made restore() rebuild a policy
+// of more than bounds::state_doubles doubles, and the constructor's std::length_error escaped
+// restore(), whose documented answer for a stream no policy saved is format_error.
+TEST_CASE("restore: saved sizes beyond bounds::state_doubles are a format error (fuzzing)",
+          "[state][fuzz]") {
+  using namespace sabandit;
+  using state::format_error;
+  xoshiro256pp gen(3), env(4);
+  ts_sa<> source(4, {.warmup = 2, .window = 3});
+  play(source, gen, env, rewards::gaussian, 40);
+  ts_sa<> target(3);
+  // 4 arms x (2^31 + 3) window doubles
+  check_rejected<format_error>(
+      target, reseal(replaced(saved(source), "params.window 3", "params.window 2147483648")),
+      "ask for more state than any policy has");
+  ts_sgld<> sgld(3, {.batch_size = 4});
+  play(sgld, gen, env, rewards::gaussian, 20);
+  ts_sgld<> sgld_target(2);
+  check_rejected<format_error>(
+      sgld_target,
+      reseal(replaced(saved(sgld), "params.batch_size 4", "params.batch_size 2147483648")),
+      "beyond the bound of 2^31 doubles");
 }
 
 TEST_CASE("engines save and restore their state", "[state]") {

@@ -3,7 +3,7 @@
 // of TS-SGLD's Gaussian gradient (policies/langevin/uniform_minibatch.hpp), where every pick
 // is a load from a random place in the history.
 //
-// Value x picks rewards[(x n) >> 32] (Lemire's map, random/lanes.hpp). The sum is defined as
+// Value x picks rewards[(x n) >> 32] (Lemire's map, random/lemire32.hpp). The sum is defined as
 // four partial sums, pick i going to partial i mod 4, combined as (p0 + p1) + (p2 + p3): four
 // chains of additions overlap where one would wait on each addition (4 cycles each), and the
 // fixed association makes the result the same on every instruction set. An AVX2 copy with one
@@ -14,12 +14,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sabandit/random/lanes.hpp"
+#include "sabandit/random/lemire32.hpp"
 
 namespace sabandit {
 
 /// A mini-batch's sum, and whether some value may need Lemire's exact test
-/// (detail::lemire32_suspect): then the caller makes the values exact and sums again.
+/// (detail::lemire32_map's flag): then the caller makes the values exact and sums again.
 struct minibatch_pick_sum {
   double sum;    ///< (p0 + p1) + (p2 + p3), p_j the sum of picks j, j + 4, ...
   bool suspect;  ///< some product's low half is below n
@@ -33,20 +33,14 @@ struct minibatch_pick_sum {
                                                       std::size_t batch,
                                                       std::uint32_t n) noexcept {
   std::array<double, 4> partial{};
-  std::uint32_t suspect = 0;  // an integer flag: a bool reduction does not vectorise
+  std::uint32_t suspect = 0;
   const std::size_t whole = batch - batch % 4;  // then pick whole + j goes to partial j
   for (std::size_t i = 0; i < whole; i += 4) {
-    for (std::size_t j = 0; j < 4; ++j) {
-      const std::uint64_t product = detail::lemire32_product(picks[i + j], n);
-      partial[j] += rewards[detail::lemire32_index(product)];
-      suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
-    }
+    for (std::size_t j = 0; j < 4; ++j)
+      partial[j] += rewards[detail::lemire32_map(picks[i + j], n, suspect)];
   }
-  for (std::size_t j = 0; j < batch % 4; ++j) {
-    const std::uint64_t product = detail::lemire32_product(picks[whole + j], n);
-    partial[j] += rewards[detail::lemire32_index(product)];
-    suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
-  }
+  for (std::size_t j = 0; j < batch % 4; ++j)
+    partial[j] += rewards[detail::lemire32_map(picks[whole + j], n, suspect)];
   return {(partial[0] + partial[1]) + (partial[2] + partial[3]), suspect != 0};
 }
 

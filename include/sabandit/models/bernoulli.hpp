@@ -16,6 +16,7 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/models/beta_posterior.hpp"
+#include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/prior.hpp"
 
 namespace sabandit {
@@ -33,7 +34,7 @@ namespace sabandit {
 }
 
 /// Bernoulli rewards with the logistic link; a RewardModel with a conjugate (beta) posterior and a divergence.
-class bernoulli_model {
+class bernoulli_model : public canonical_link<bernoulli_model> {
  public:
   /// N(0, 2^2) on the logit scale: 95% of its mass on success probabilities in
   /// [0.02, 0.98], and proper, so a warm-up of all zeros or all ones keeps a finite MAP
@@ -66,34 +67,17 @@ class bernoulli_model {
   /// Means are probabilities.
   [[nodiscard]] static double mean_upper_limit() noexcept { return 1.0; }
 
-  /// P(x = 1 | theta) = sigmoid(<phi, theta>).
-  [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
-    return sigmoid(phi.dot(theta));
-  }
+  /// P(x = 1 | theta) = sigmoid(eta), eta = <phi, theta> (canonical_link.hpp: the mean and
+  /// the gradients phi (xbar - sigmoid(eta))).
+  [[nodiscard]] static double mean_at(double eta) noexcept { return sigmoid(eta); }
+  /// The dispersion: 1.
+  [[nodiscard]] static constexpr double dispersion() noexcept { return 1.0; }
 
   /// x eta - softplus(eta). Defined for any x (the cross-entropy for x in [0, 1]).
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
                                       const vector_cref& theta) const {
     const double eta = phi.dot(theta);
     return x * eta - softplus(eta);
-  }
-
-  /// grad (1/m) sum_i log p(x_i | theta) = phi (xbar - sigmoid(eta)).
-  void grad_log_likelihood(const vector_cref& rewards, const vector_cref& phi,
-                           const vector_cref& theta, vector_ref grad) const {
-    grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
-  }
-
-  /// The same gradient from the window mean alone (xbar is the sufficient statistic). A
-  /// template, so that the Langevin policies' 1 x 1 fixed-size views (d = 1,
-  /// policies/langevin/dimension.hpp) get scalar code: the same operations, in the same order,
-  /// as for run-time-sized vectors, hence the same bits.
-  template <class Phi, class Theta, class Grad>
-  void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
-                                   const Eigen::MatrixBase<Theta>& theta,
-                                   const Eigen::MatrixBase<Grad>& grad_out) const {
-    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
-    grad = phi * (xbar - sigmoid(phi.dot(theta)));
   }
 };
 

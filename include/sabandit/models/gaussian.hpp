@@ -12,13 +12,14 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/normal_posterior.hpp"
 #include "sabandit/models/prior.hpp"
 
 namespace sabandit {
 
 /// Gaussian rewards of known variance with the identity link (the paper's setting); a RewardModel with sufficient statistics, a closed-form warm start, a conjugate (normal) posterior and a divergence.
-class gaussian_model {
+class gaussian_model : public canonical_link<gaussian_model> {
  public:
   /// Flat: the warm start is then the warm-up window's mean, as in the paper's experiments,
   /// and TS-SGLD's drift has no prior term. Gaussian rewards of known scale make the
@@ -70,10 +71,11 @@ class gaussian_model {
     return std::numeric_limits<double>::infinity();
   }
 
-  /// E[x | theta] = <phi, theta> (identity link).
-  [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
-    return phi.dot(theta);
-  }
+  /// E[x | theta] = eta = <phi, theta> (identity link; canonical_link.hpp: the mean and the
+  /// gradients phi (xbar - eta) / sigma^2).
+  [[nodiscard]] static double mean_at(double eta) noexcept { return eta; }
+  /// The dispersion a = sigma^2.
+  [[nodiscard]] double dispersion() const noexcept { return noise_variance_; }
 
   /// log N(x; <phi, theta>, sigma^2).
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
@@ -81,24 +83,6 @@ class gaussian_model {
     const double residual = x - mean(phi, theta);
     return -0.5 * std::log(2.0 * std::numbers::pi * noise_variance_) -
            0.5 * residual * residual / noise_variance_;
-  }
-
-  /// grad (1/m) sum_i log p(x_i | theta) = phi (xbar - <phi, theta>) / sigma^2.
-  void grad_log_likelihood(const vector_cref& rewards, const vector_cref& phi,
-                           const vector_cref& theta, vector_ref grad) const {
-    grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
-  }
-
-  /// The same gradient from the window mean alone (xbar is the sufficient statistic). A
-  /// template, so that the Langevin policies' 1 x 1 fixed-size views (d = 1,
-  /// policies/langevin/dimension.hpp) get scalar code: the same operations, in the same order,
-  /// as for run-time-sized vectors, hence the same bits.
-  template <class Phi, class Theta, class Grad>
-  void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
-                                   const Eigen::MatrixBase<Theta>& theta,
-                                   const Eigen::MatrixBase<Grad>& grad_out) const {
-    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
-    grad = phi * ((xbar - phi.dot(theta)) / noise_variance_);
   }
 
   /// The MAP estimate of theta from `count` rewards of mean `xbar` under `prior`, in closed

@@ -14,13 +14,14 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/gamma_posterior.hpp"
 #include "sabandit/models/prior.hpp"
 
 namespace sabandit {
 
 /// Poisson counts with the log link; a RewardModel with a conjugate (gamma) posterior and a divergence.
-class poisson_model {
+class poisson_model : public canonical_link<poisson_model> {
  public:
   /// N(0, 2^2) on the log-mean scale: 95% of its mass on means in [0.02, 50], and proper, so
   /// a warm-up of all zeros keeps a finite MAP (the maximum-likelihood log-mean is -infinity).
@@ -56,34 +57,17 @@ class poisson_model {
     return std::numeric_limits<double>::infinity();
   }
 
-  /// E[x | theta] = exp(<phi, theta>).
-  [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
-    return std::exp(phi.dot(theta));
-  }
+  /// E[x | theta] = e^eta, eta = <phi, theta> (canonical_link.hpp: the mean and the gradients
+  /// phi (xbar - e^eta)).
+  [[nodiscard]] static double mean_at(double eta) noexcept { return std::exp(eta); }
+  /// The dispersion: 1.
+  [[nodiscard]] static constexpr double dispersion() noexcept { return 1.0; }
 
   /// x eta - e^eta - lgamma(x + 1); x is a count (lgamma extends it to any x > -1).
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
                                       const vector_cref& theta) const {
     const double eta = phi.dot(theta);
     return x * eta - std::exp(eta) - std::lgamma(x + 1.0);
-  }
-
-  /// grad (1/m) sum_i log p(x_i | theta) = phi (xbar - e^eta).
-  void grad_log_likelihood(const vector_cref& rewards, const vector_cref& phi,
-                           const vector_cref& theta, vector_ref grad) const {
-    grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
-  }
-
-  /// The same gradient from the window mean alone (xbar is the sufficient statistic). A
-  /// template, so that the Langevin policies' 1 x 1 fixed-size views (d = 1,
-  /// policies/langevin/dimension.hpp) get scalar code: the same operations, in the same order,
-  /// as for run-time-sized vectors, hence the same bits.
-  template <class Phi, class Theta, class Grad>
-  void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
-                                   const Eigen::MatrixBase<Theta>& theta,
-                                   const Eigen::MatrixBase<Grad>& grad_out) const {
-    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
-    grad = phi * (xbar - std::exp(phi.dot(theta)));
   }
 };
 

@@ -33,6 +33,7 @@
 #include <utility>
 
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/lemire32.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/xoshiro.hpp"
 
@@ -55,34 +56,6 @@ namespace detail {
 using u64x4 = std::uint64_t __attribute__((vector_size(32)));
 /// See u64x4.
 using u64x8 = std::uint64_t __attribute__((vector_size(64)));
-
-/// Lemire's map of a 32-bit value x to an index in [0, n), 1 <= n <= 2^32 - 1, is the high
-/// half of the product x n (Lemire 2019, "Fast random integer generation in an interval"). It
-/// is exactly uniform once values whose product has a low half below 2^32 mod n are rejected;
-/// that happens with probability below n / 2^32, so loops flag only the cheap superset "low
-/// half below n" (lemire32_suspect), and lemire32_accept does the exact test, with its
-/// division, for those alone. (Plain integers, not a struct: a struct of index and flag kept in
-/// one register made the loops carry a false dependency from value to value.)
-[[nodiscard]] constexpr std::uint64_t lemire32_product(std::uint32_t x, std::uint32_t n) noexcept {
-  return static_cast<std::uint64_t>(x) * n;
-}
-/// The index of a product: its high half.
-[[nodiscard]] constexpr std::uint32_t lemire32_index(std::uint64_t product) noexcept {
-  return static_cast<std::uint32_t>(product >> 32U);
-}
-/// Whether the value behind a product may have to be rejected: its low half is below n.
-[[nodiscard]] constexpr bool lemire32_suspect(std::uint64_t product, std::uint32_t n) noexcept {
-  return static_cast<std::uint32_t>(product) < n;
-}
-/// x if it passes the exact test, else the first of the low halves of `gen`'s next words that
-/// does: the value whose index is exactly uniform.
-template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] std::uint32_t lemire32_accept(std::uint32_t x, std::uint32_t n, URBG& gen) {
-  const std::uint32_t threshold = static_cast<std::uint32_t>(0U - n) % n;  // 2^32 mod n
-  while (static_cast<std::uint32_t>(static_cast<std::uint64_t>(x) * n) < threshold)
-    x = static_cast<std::uint32_t>(random_bits64(gen));
-  return x;
-}
 
 }  // namespace detail
 
@@ -161,24 +134,20 @@ class xoshiro256pp_lanes {
   }
 
   /// Fills `out` with independent uniform indices in [0, n), 1 <= n <= 2^32 - 1: a block of
-  /// 32-bit values (fill) mapped by Lemire's multiply-shift in one pass (detail::lemire32).
+  /// 32-bit values (fill) mapped by Lemire's multiply-shift in one pass (random/lemire32.hpp).
   /// When some value needs the exact check (probability below n / 2^32 each), the block is
   /// drawn again from a copy of the engine taken before it, the rejected values are redrawn
   /// in order from the engine after the block, and the block is mapped again.
   void fill_indices(std::span<std::uint32_t> out, std::uint32_t n) noexcept {
     const xoshiro256pp_lanes before = *this;
     fill(out);
-    std::uint32_t suspect = 0;  // an integer flag: a bool reduction does not vectorise
-    for (std::uint32_t& x : out) {
-      const std::uint64_t product = detail::lemire32_product(x, n);
-      x = detail::lemire32_index(product);
-      suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
-    }
+    std::uint32_t suspect = 0;
+    for (std::uint32_t& x : out) x = detail::lemire32_map(x, n, suspect);
     if (suspect == 0) return;
     *this = before;
     fill(out);
     for (std::uint32_t& x : out) x = detail::lemire32_accept(x, n, *this);
-    for (std::uint32_t& x : out) x = detail::lemire32_index(detail::lemire32_product(x, n));
+    for (std::uint32_t& x : out) x = detail::lemire32_index(x, n);
   }
 
   /// Fills `out` with independent N(0, 1) draws: the ziggurat of normal.hpp, its core test

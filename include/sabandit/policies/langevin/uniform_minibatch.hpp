@@ -24,6 +24,7 @@
 #include "sabandit/kernels/minibatch_sum.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/lanes.hpp"
+#include "sabandit/random/lemire32.hpp"
 
 namespace sabandit::langevin {
 
@@ -170,12 +171,9 @@ class uniform_minibatch {
   // lanes, in order) and the caller runs it again.
   template <class Use>
   bool map_picks(const std::uint32_t* picks, std::uint32_t n, Use&& use) const noexcept {
-    std::uint32_t suspect = 0;  // an integer flag: a bool reduction does not vectorise
-    for (std::size_t i = 0; i < static_cast<std::size_t>(batch_.size()); ++i) {
-      const std::uint64_t product = detail::lemire32_product(picks[i], n);
-      use(i, detail::lemire32_index(product));
-      suspect |= static_cast<std::uint32_t>(detail::lemire32_suspect(product, n));
-    }
+    std::uint32_t suspect = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(batch_.size()); ++i)
+      use(i, detail::lemire32_map(picks[i], n, suspect));
     return suspect == 0;
   }
   void make_exact(std::uint32_t* picks, std::uint32_t n) noexcept {

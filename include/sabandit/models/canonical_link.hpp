@@ -1,0 +1,51 @@
+#pragma once
+// What the built-in reward models share: each is a generalised linear model with its canonical
+// link (the paper's Preliminaries),
+//   log p(x | theta) = (x eta - b(eta)) / a + c(x),   eta = <phi, theta>,
+// so E[x | theta] = b'(eta) and the gradient of the mean log-likelihood of m rewards is
+//   (1/m) sum_i grad log p(x_i | theta) = phi (xbar - b'(eta)) / a,
+// which sees the rewards only through their mean xbar (the WindowMeanRewardModel refinement of
+// concepts.hpp, which lets TS-SA's window and TS-SGLD's mini-batches pass a sum alone). A model
+// derives from canonical_link<itself> and supplies b' as `mean_at(eta)` and the dispersion a
+// as `dispersion()`; the mean and both gradients are written here once.
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+
+namespace sabandit {
+
+/// The mean and the log-likelihood gradients of a canonical-link GLM `Model` (CRTP: `Model`
+/// derives from canonical_link<Model> and has `double mean_at(double eta)` and
+/// `double dispersion()`).
+template <class Model>
+class canonical_link {
+ public:
+  /// E[x | theta] = b'(<phi, theta>).
+  [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
+    return model().mean_at(phi.dot(theta));
+  }
+
+  /// grad (1/m) sum_i log p(x_i | theta) = phi (xbar - b'(eta)) / a.
+  void grad_log_likelihood(const vector_cref& rewards, const vector_cref& phi,
+                           const vector_cref& theta, vector_ref grad) const {
+    grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
+  }
+
+  /// The same gradient from the rewards' mean alone. A template, so that the Langevin
+  /// policies' 1 x 1 fixed-size views (d = 1, policies/langevin/dimension.hpp) get scalar code:
+  /// the same operations, in the same order, as for run-time-sized vectors, hence the same
+  /// bits. (A dispersion of 1 divides exactly: the Bernoulli and Poisson gradients are
+  /// phi (xbar - b'(eta)) to the bit.)
+  template <class Phi, class Theta, class Grad>
+  void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
+                                   const Eigen::MatrixBase<Theta>& theta,
+                                   const Eigen::MatrixBase<Grad>& grad_out) const {
+    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
+    grad = phi * ((xbar - model().mean_at(phi.dot(theta))) / model().dispersion());
+  }
+
+ private:
+  [[nodiscard]] const Model& model() const noexcept { return static_cast<const Model&>(*this); }
+};
+
+}  // namespace sabandit
