@@ -40,6 +40,19 @@ inline std::string format(const char* fmt, double a, double b) {
   return text;
 }
 
+/// A table cell: final regret, "mean ± s.e." to one decimal (every job's tables).
+inline std::string mean_se(const sabandit::regret_curve& curve) {
+  return format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error());
+}
+
+/// The stream role of every tuning run (tune, study): "tune".
+inline constexpr std::uint64_t tuning_role = 0x7475'6e65;
+/// The seed of every tuning run: a stream key of --seed, never --seed itself, so tuning and
+/// evaluation never share a trial.
+inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
+  return sabandit::stream_key(seed, 1, tuning_role);
+}
+
 /// Each policy's colour and line style: the Okabe–Ito palette (distinct under the common colour
 /// vision deficiencies) and a dash pattern of its own, so that no two policies share either;
 /// TS-SA, the paper's subject, is the thick solid line drawn on top.
@@ -179,7 +192,7 @@ inline figure1_result run_figure1(const figure1_options& o) {
       std::ostringstream rows;
       sabandit::write_regret_csv_rows(rows, where.id(), policy, curve);
       csv += rows.str();
-      table << ' ' << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error())
+      table << ' ' << mean_se(curve)
             << " |";
     }
     table << '\n';
@@ -278,7 +291,7 @@ inline std::string run_ablation(const ablation_options& o) {
       lines.push_back(to_series(p.name + " = " + value, curve,
                                 {palette[i % 6], static_cast<int>(i % 5) + 1, 2}));
       table << "| " << p.name << " | " << value << " | "
-            << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error()) << " |\n";
+            << mean_se(curve) << " |\n";
     }
     if (o.common.plots) {
       plot_png(outputs, "ablation_" + p.name + ".png",
@@ -424,7 +437,7 @@ struct search_result {
 /// Appends one log row per evaluated configuration to `log`.
 template <class Hook>
 search_result search_policy(const tune_options& o, std::size_t policy_index, const setting& where,
-                            std::uint64_t tuning_seed, std::uint64_t tuning_role, Hook hook,
+                            std::uint64_t tuning_seed, Hook hook,
                             std::string& log) {
   const auto& policy = policy_names[policy_index];
   const auto plan = halving_plan(o);
@@ -484,8 +497,7 @@ struct tune_result {
 /// itself, as figure1 does: the two never share a trial. Random search is robust with one or two
 /// dimensions, and halving spends most trials on the promising points.
 inline tune_result run_tune(const tune_options& o) {
-  constexpr std::uint64_t tuning_role = 0x7475'6e65;  // "tune"
-  const std::uint64_t tuning_seed = sabandit::stream_key(o.common.seed, 1, tuning_role);
+  const std::uint64_t tuning_seed = tuning_seed_of(o.common.seed);
   const auto plan = halving_plan(o);
   const auto settings = tuning_settings(o);
   const auto policies = static_cast<long long>(policy_names.size());
@@ -510,7 +522,7 @@ inline tune_result run_tune(const tune_options& o) {
     suite_params best;
     std::vector<search_result> winners;
     for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
-      winners.push_back(search_policy(o, pi, where, tuning_seed, tuning_role, bar.hook(), log));
+      winners.push_back(search_policy(o, pi, where, tuning_seed, bar.hook(), log));
       for (const auto& d : search_space(policy_names[pi], o.space)) {
         best.set_text(d.key, winners.back().params.get_text(d.key));
       }
@@ -530,7 +542,7 @@ inline tune_result run_tune(const tune_options& o) {
             << " |";
       if (o.eval_trials > 0) {
         const auto curve = run_policy(policy, best, where, eval, bar.hook());
-        table << ' ' << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error()) << " |";
+        table << ' ' << mean_se(curve) << " |";
       }
       table << '\n';
     }

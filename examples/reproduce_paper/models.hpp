@@ -286,7 +286,7 @@ inline models_result run_models(const models_options& o) {
         std::ostringstream rows;
         sabandit::write_regret_csv_rows(rows, where.id(), std::string(name), curve);
         csv += rows.str();
-        table << ' ' << format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error()) << " |";
+        table << ' ' << mean_se(curve) << " |";
       });
       return lai_robbins_constant(model, env);
     });

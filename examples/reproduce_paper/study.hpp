@@ -134,8 +134,7 @@ tracked_run run_tracked(const study_setting& s, Make make, const sabandit::run_c
   run.horizon = config.horizon;
   run.rounds = sabandit::detail::recorded_rounds(config.horizon, points);
   run.trials.resize(static_cast<std::size_t>(config.trials));
-  const sabandit::paper_setting p{.num_arms = s.where.arms, .gap = s.where.gap, .noise_variance = s.noise_variance};
-  const auto go = [&](const auto& env) {
+  run.curve = with_env(s.where, [&](const auto& env) {
     Eigen::ArrayXd gaps(env.num_arms());
     for (Eigen::Index a = 0; a < env.num_arms(); ++a) gaps(a) = env.mean(a);
     gaps = gaps.maxCoeff() - gaps;
@@ -145,8 +144,7 @@ tracked_run run_tracked(const study_setting& s, Make make, const sabandit::run_c
           return recorded(make(), gaps, config.horizon, run.rounds, run.trials[static_cast<std::size_t>(trial)]);
         },
         config, hook);
-  };
-  run.curve = s.where.mixture ? go(sabandit::make_mgr(p)) : go(sabandit::make_sgr(p));
+  }, s.noise_variance);
   return run;
 }
 
@@ -283,16 +281,12 @@ struct study_options {
 namespace study_detail {
 
 inline std::string cell(const tracked_run& r) {
-  char text[96];
-  std::snprintf(text, sizeof text, "%.1f ± %.1f [%d]", r.curve.final_regret(), r.curve.final_standard_error(),
-                r.count(&tracked_run::linear));
-  return text;
+  return mean_se(r.curve) + " [" + std::to_string(r.count(&tracked_run::linear)) + "]";
 }
 inline std::string cell_with_worst(const tracked_run& r) {
-  char text[128];
-  std::snprintf(text, sizeof text, "%.1f ± %.1f; worst %.0f; %d linear", r.curve.final_regret(),
-                r.curve.final_standard_error(), r.worst(), r.count(&tracked_run::linear));
-  return text;
+  char worst[64];
+  std::snprintf(worst, sizeof worst, "; worst %.0f; %d linear", r.worst(), r.count(&tracked_run::linear));
+  return mean_se(r.curve) + worst;
 }
 inline void csv_row(std::string& csv, const std::string& section, const std::string& label, const study_setting& s,
                     const tracked_run& r) {
@@ -312,12 +306,6 @@ inline std::pair<const char*, int> style(std::size_t i, bool exact_ts) {
 }
 
 }  // namespace study_detail
-
-/// The seed of every tuning run (tune and study): a stream key of --seed, never --seed itself.
-inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
-  constexpr std::uint64_t tuning_role = 0x7475'6e65;  // "tune", as run_tune
-  return sabandit::stream_key(seed, 1, tuning_role);
-}
 
 struct study_result {
   std::string table;  ///< study.md

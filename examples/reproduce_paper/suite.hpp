@@ -510,10 +510,11 @@ struct grid_params {
   }
 };
 
-/// Calls `body(env)` with the environment of `where` (SGR or MGR): written once for both.
+/// Calls `body(env)` with the environment of `where` (SGR or MGR), rewards of variance
+/// `noise_variance` (the paper's: 1): written once for both.
 template <class Body>
-decltype(auto) with_env(const setting& where, Body body) {
-  const sabandit::paper_setting s{.num_arms = where.arms, .gap = where.gap};
+decltype(auto) with_env(const setting& where, Body body, double noise_variance = 1.0) {
+  const sabandit::paper_setting s{.num_arms = where.arms, .gap = where.gap, .noise_variance = noise_variance};
   if (where.mixture) return body(sabandit::make_mgr(s));
   return body(sabandit::make_sgr(s));
 }
