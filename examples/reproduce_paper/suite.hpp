@@ -92,8 +92,8 @@ struct suite_params {
   }
 
   /// Largest TS-SA window B and TS-SGLD batch size a parameter file may ask for: a memory
-  /// cap. TS-SA allocates its window for each of K arms, TS-SGLD draws K x N x batch_size
-  /// indices a round, and without the cap B = 10^9 passed the library's own bound (2^31
+  /// cap. TS-SA allocates its window for each of K arms, TS-SGLD draws up to K x N x
+  /// batch_size indices a round in one block, and without the cap B = 10^9 passed the library's own bound (2^31
   /// doubles) in the 2-arm check below, after allocating 16 GB there, to fail in a job.
   static constexpr Eigen::Index max_per_arm_size = Eigen::Index{1} << 20;
 

@@ -115,8 +115,16 @@ inline void require_step_size(std::string_view name, double value) {
     throw_invalid(name, value, "must be in (0, 1e6], so that h times a gradient stays finite");
 }
 
-/// Throws std::length_error unless `num_arms` x `per_arm` + `shared` doubles (computed without
-/// overflow) is within bounds::state_doubles; returns `num_arms`. Called before allocating.
+/// What require_state_size throws: a std::length_error of its own type, so that restoring a
+/// saved state can tell "these saved sizes exceed the bound" from any other length error.
+class state_size_error : public std::length_error {
+ public:
+  using std::length_error::length_error;
+};
+
+/// Throws state_size_error (a std::length_error) unless `num_arms` x `per_arm` + `shared`
+/// doubles (computed without overflow) is within bounds::state_doubles; returns `num_arms`.
+/// Called before allocating.
 /// A negative `num_arms` passes through: its own check names it. A negative `per_arm` or
 /// `shared` (from an invalid window or batch size, named by its own check later) counts as one
 /// double per arm and none shared: letting it through skipped the check of a huge K, which was
@@ -133,7 +141,7 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
     out << "sabandit: " << what << " needs " << num_arms << " arms x " << per_arm
         << " doubles + " << shared << " doubles, beyond the bound of 2^31 doubles (16 GiB) of "
         << "state (sabandit::bounds::state_doubles)";
-    throw std::length_error(out.str());
+    throw state_size_error(out.str());
   }
   return num_arms;
 }

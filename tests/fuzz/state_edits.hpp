@@ -89,28 +89,31 @@ inline void reseal(std::string& text) {
   return text;
 }
 
-/// Whether `text` has a size field (num_arms, params.window, params.batch_size) above any the
-/// fuzz targets construct with but below 2^31. Restoring it builds, as documented, a policy of
-/// up to bounds::state_doubles doubles (16 GiB), far beyond the fuzzer's -rss_limit_mb, so the
-/// driver does not restore such texts: the targets cap the sizes they construct for the same
-/// reason. Sizes of 2^31 and more are restored, and must be rejected before any allocation.
+/// Whether `text` has a size field (num_arms, window, batch_size, under any scope: epsilon-TS
+/// saves its K as ts.num_arms) between 2^20 and 2^31. Restoring it builds, as documented, a
+/// policy of up to bounds::state_doubles doubles (16 GiB), beyond the fuzzer's -rss_limit_mb,
+/// so the driver does not restore such texts; sizes up to 2^20 (at most K = 6 arms here: tens
+/// of MB) are restored, and sizes of 2^31 and more must be rejected before any allocation.
 [[nodiscard]] inline bool asks_for_large_state(std::string_view text) {
-  static constexpr std::string_view size_fields[] = {"num_arms", "params.window",
-                                                     "params.batch_size"};
-  static constexpr std::int64_t largest_fuzzed = 64, rejected = std::int64_t{1} << 31;
+  static constexpr std::string_view size_fields[] = {"num_arms", "window", "batch_size"};
+  static constexpr std::int64_t largest_restored = std::int64_t{1} << 20;
+  static constexpr std::int64_t rejected = std::int64_t{1} << 31;
+  const auto is_size_field = [](std::string_view name) {
+    return std::any_of(std::begin(size_fields), std::end(size_fields), [&](std::string_view f) {
+      return name == f || (name.ends_with(f) && name[name.size() - f.size() - 1] == '.');
+    });
+  };
   while (!text.empty()) {
     const std::size_t newline = std::min(text.find('\n'), text.size());
     const std::string_view line = text.substr(0, newline);
     text.remove_prefix(std::min(newline + 1, text.size()));
     const std::size_t space = line.find(' ');
-    if (space == std::string_view::npos) continue;
-    const std::string_view name = line.substr(0, space), value = line.substr(space + 1);
-    if (std::find(std::begin(size_fields), std::end(size_fields), name) == std::end(size_fields))
-      continue;
+    if (space == std::string_view::npos || !is_size_field(line.substr(0, space))) continue;
+    const std::string_view value = line.substr(space + 1);
     std::int64_t size = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), size);
     (void)end;
-    if (error == std::errc() && size > largest_fuzzed && size < rejected) return true;
+    if (error == std::errc() && size > largest_restored && size < rejected) return true;
   }
   return false;
 }

@@ -164,6 +164,16 @@ TEST_CASE("uniform_minibatch: a round beyond max_block indices keeps the scalar 
     }
     CHECK(gen_begun == gen_plain);
   }
+  SECTION("a round of exactly max_block indices is still one block: one word of the engine") {
+    const auto steps = static_cast<Eigen::Index>(langevin::uniform_minibatch::max_block / (2 * batch));
+    langevin::uniform_minibatch source(batch, 2);
+    source.record(0, 1.0);
+    source.record(1, 2.0);
+    xoshiro256pp gen(seed), expected(seed);
+    source.begin_round(steps, gen);
+    (void)expected();
+    CHECK(gen == expected);
+  }
 }
 
 TEST_CASE("ts_sgld: same seed, same decisions, and a copy replays", "[minibatch]") {

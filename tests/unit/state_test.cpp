@@ -279,7 +279,7 @@ TEST_CASE("restore: saved sizes beyond bounds::state_doubles are a format error 
   // 4 arms x (2^31 + 3) window doubles
   check_rejected<format_error>(
       target, reseal(replaced(saved(source), "params.window 3", "params.window 2147483648")),
-      "ask for more state than any policy has");
+      "its sizes ask for more state than any policy has: a Langevin policy needs 4 arms");
   ts_sgld<> sgld(3, {.batch_size = 4});
   play(sgld, gen, env, rewards::gaussian, 20);
   ts_sgld<> sgld_target(2);

@@ -82,7 +82,8 @@ class ts_sgld
   ///
   /// All arms move at once (the update of langevin_step, kernels/langevin.hpp, with the noise
   /// scale and prior weight of each arm): the round's mini-batches come from one block of
-  /// random indices (uniform_minibatch::begin_round), each step's noise from one d x K normal
+  /// random indices (uniform_minibatch::begin_round; up to 2^24 indices a round, beyond which
+  /// they are drawn arm by arm), each step's noise from one d x K normal
   /// fill, and the step is whole-array arithmetic; only the gradient is asked arm by arm. With
   /// N = 1 the engine is used as an arm-by-arm loop would use it (the block's key, then d
   /// normals per arm, in arm order) and the arithmetic is the same, so the results are too.

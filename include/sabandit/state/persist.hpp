@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sabandit/errors.hpp"
 #include "sabandit/random/xoshiro.hpp"
 #include "sabandit/state/archive.hpp"
 
@@ -76,20 +77,24 @@ void save(std::ostream& out, const T& object) {
 
 /// Replaces `target` by the object saved in the next block of `in`. Throws format_error (a
 /// std::invalid_argument) for a truncated, altered, wrong-version or wrong-type block, or an
-/// impossible state, and the parameter checks' std::invalid_argument for invalid parameters;
-/// `target` is then unchanged.
+/// impossible state (sizes beyond bounds::state_doubles among them), and the parameter
+/// checks' std::invalid_argument for invalid parameters; `target` is then unchanged. Sizes
+/// within the bound are allocated as the saved parameters ask when the object is rebuilt, so
+/// an altered stream may ask for up to 16 GiB: std::bad_alloc, `target` unchanged, when memory
+/// runs out (docs/state-format.md).
 template <Persistent T>
 void restore(std::istream& in, T& target) {
   reader ar(in, T::state_name());
   T restored = target;  // rebuilt by persist from the saved parameters
   try {
     T::persist(restored, ar);
-  } catch (const std::length_error& e) {
-    // Saved parameters whose state exceeds bounds::state_doubles (the constructor's
-    // std::length_error) were never saved by a policy: the stream was altered.
-    throw format_error(std::string("sabandit: cannot restore the saved state: its parameters "
-                                   "ask for more state than any policy has (") +
-                       e.what() + ")");
+  } catch (const sabandit::detail::state_size_error& e) {
+    // The constructor's bound on K and the per-arm sizes: no policy could have saved such a
+    // state, so the stream was altered.
+    std::string_view why = e.what();
+    if (why.starts_with("sabandit: ")) why.remove_prefix(10);
+    throw format_error("sabandit: cannot restore the saved state: its sizes ask for more state "
+                       "than any policy has: " + std::string(why));
   }
   ar.finish();
   target = std::move(restored);
@@ -103,7 +108,8 @@ class saveable {
   void save(std::ostream& out) const { state::save(out, static_cast<const Derived&>(*this)); }
   /// Becomes the policy saved in `in`: given the same engine state it then makes exactly the
   /// decisions the saved one would. A truncated, altered, wrong-version or wrong-type stream
-  /// throws format_error (a std::invalid_argument) and leaves this policy unchanged.
+  /// throws format_error (a std::invalid_argument) and leaves this policy unchanged (see
+  /// state::restore, also for std::bad_alloc).
   void restore(std::istream& in) { state::restore(in, static_cast<Derived&>(*this)); }
 };
 

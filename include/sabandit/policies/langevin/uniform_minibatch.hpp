@@ -4,7 +4,8 @@
 // log-likelihood gradient on `batch_size` rewards drawn uniformly, with replacement, from it.
 // Memory grows with the pulls: that is the baseline's defining cost (Table 1).
 //
-// A round's mini-batches are drawn in one block (begin_round): K x N x batch_size uniform
+// A round's mini-batches are drawn in one block (begin_round; rounds of more than max_block
+// indices keep the scalar path): K x N x batch_size uniform
 // indices from a multi-lane engine (random/lanes.hpp) keyed by one word of the caller's engine,
 // Lemire-mapped on 32-bit values, then gathered arm by arm with four partial sums
 // (kernels/minibatch_sum.hpp). The per-arm scalar draw (uniform_index on the caller's engine,
@@ -85,9 +86,12 @@ class uniform_minibatch {
     return history_[static_cast<std::size_t>(arm)].size() == static_cast<std::size_t>(pulls);
   }
 
-  /// Most 32-bit indices a round draws in one block (4 MiB of scratch): the block's memory
-  /// stays constant whatever N and the batch size, and K x N x B cannot overflow.
-  static constexpr std::size_t max_block = std::size_t{1} << 20;
+  /// Most 32-bit indices a round draws in one block: 2^24 (64 MiB of scratch), above any
+  /// realistic K x N x B (K = 1000 arms, N = 10 steps, batches of 1024 need 2^23.3), so that
+  /// the block's memory is bounded whatever N and the batch size, and K x N x B cannot
+  /// overflow. A larger round draws every mini-batch on the scalar path (other numbers, the
+  /// same law; slower).
+  static constexpr std::size_t max_block = std::size_t{1} << 24;
 
   /// Draws the mini-batches of a round at once: `steps` for every arm, each of batch_size
   /// indices into the arm's history as it is now, all from one block of the lane engine keyed
