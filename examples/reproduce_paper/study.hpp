@@ -201,11 +201,14 @@ inline std::vector<study_setting> all_settings() {
   return s;
 }
 
+/// The reference row of every table: Gaussian TS at the paper's temperature.
+inline variant gaussian_ts_reference() { return {"Gaussian TS (tau = 1)", {}, true}; }
+
 /// The sections of docs/ts-sa-study.md, each one claim (the preset's selection and evaluation
 /// are built separately: they depend on the others' outcome only through the candidates).
 inline std::vector<study_section> study_sections() {
   using P = sabandit::ts_sa<>::params;
-  const variant ts{"Gaussian TS (tau = 1)", {}, true};
+  const variant ts = gaussian_ts_reference();
   const auto paper = P::paper();
   // One parameter at a time around the appendix's defaults; the appendix's own value is marked.
   const auto vary = [&](auto apply, std::initializer_list<double> values, const char* name, double appendix) {
@@ -344,7 +347,7 @@ inline study_result run_study(const study_options& o) {
     return run_tracked(s, [&] { return sabandit::ts_sa<>(sabandit::unit_features(k), v.params, model); }, config,
                        bar.hook(), o.trial_points);
   };
-  const variant ts{"Gaussian TS (tau = 1)", {}, true};
+  const variant ts = gaussian_ts_reference();
   const variant paper{"TS-SA, appendix defaults", sabandit::ts_sa<>::params::paper()};
   const variant preset{"TS-SA, sabandit robust preset", sabandit::ts_sa<>::params::robust()};
   std::string csv = "section,variant,setting,mean_final_regret,std_error,median,worst,linear_trials,starved_trials\n";
@@ -372,10 +375,9 @@ inline study_result run_study(const study_options& o) {
       const auto b = run(paper, s, tuning);
       csv_row(csv, "frozen", ts.label, s, a);
       csv_row(csv, "frozen", paper.label, s, b);
-      std::snprintf(line, sizeof line, "| %s | %.1f ± %.1f | %d | %d | %.1f ± %.1f | %.0f | %.0f | %d | %d |\n",
-                    s.title().c_str(), a.curve.final_regret(), a.curve.final_standard_error(),
-                    a.count(&tracked_run::linear), a.count(&tracked_run::starved), b.curve.final_regret(),
-                    b.curve.final_standard_error(), b.median(), b.worst(), b.count(&tracked_run::linear),
+      std::snprintf(line, sizeof line, "| %s | %s | %d | %d | %s | %.0f | %.0f | %d | %d |\n", s.title().c_str(),
+                    mean_se(a.curve).c_str(), a.count(&tracked_run::linear), a.count(&tracked_run::starved),
+                    mean_se(b.curve).c_str(), b.median(), b.worst(), b.count(&tracked_run::linear),
                     b.count(&tracked_run::starved));
       md << line;
       if (s.where.id() != "SGR_gap0.5_K10") continue;

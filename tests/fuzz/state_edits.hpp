@@ -89,33 +89,39 @@ inline void reseal(std::string& text) {
   return text;
 }
 
-/// Whether `text` has a size field (num_arms, window, batch_size, under any scope: epsilon-TS
-/// saves its K as ts.num_arms) between 2^20 and 2^31. Restoring it builds, as documented, a
-/// policy of up to bounds::state_doubles doubles (16 GiB), beyond the fuzzer's -rss_limit_mb,
-/// so the driver does not restore such texts; sizes up to 2^20 (at most K = 6 arms here: tens
-/// of MB) are restored, and sizes of 2^31 and more must be rejected before any allocation.
+/// Whether `text` asks for more state than the fuzzer gives what it constructs, but less than
+/// the library's bound: K (num_arms, under any scope: epsilon-TS saves it as ts.num_arms)
+/// above 64, or K times the per-arm size (window, batch_size) above 2^20 doubles, while
+/// below 2^31. Restoring such a text builds, as documented, a policy of up to
+/// bounds::state_doubles doubles (16 GiB), beyond the fuzzer's -rss_limit_mb, so the driver
+/// does not restore it (the targets cap the sizes they construct for the same reason). Sizes
+/// of 2^31 and more are restored: they must be rejected before any allocation. A Langevin
+/// policy's K comes from its features matrix, whose values the text must hold: at most the
+/// targets' 6 arms.
 [[nodiscard]] inline bool asks_for_large_state(std::string_view text) {
-  static constexpr std::string_view size_fields[] = {"num_arms", "window", "batch_size"};
-  static constexpr std::int64_t largest_restored = std::int64_t{1} << 20;
+  static constexpr std::int64_t most_arms = 64, most_doubles = std::int64_t{1} << 20;
   static constexpr std::int64_t rejected = std::int64_t{1} << 31;
-  const auto is_size_field = [](std::string_view name) {
-    return std::any_of(std::begin(size_fields), std::end(size_fields), [&](std::string_view f) {
-      return name == f || (name.ends_with(f) && name[name.size() - f.size() - 1] == '.');
-    });
+  const auto named = [](std::string_view name, std::string_view field) {
+    return name == field || (name.ends_with(field) && name[name.size() - field.size() - 1] == '.');
   };
+  std::int64_t arms = 6, per_arm = 1;
   while (!text.empty()) {
     const std::size_t newline = std::min(text.find('\n'), text.size());
     const std::string_view line = text.substr(0, newline);
     text.remove_prefix(std::min(newline + 1, text.size()));
     const std::size_t space = line.find(' ');
-    if (space == std::string_view::npos || !is_size_field(line.substr(0, space))) continue;
-    const std::string_view value = line.substr(space + 1);
+    if (space == std::string_view::npos) continue;
+    const std::string_view name = line.substr(0, space), value = line.substr(space + 1);
+    const bool is_arms = named(name, "num_arms");
+    if (!is_arms && !named(name, "window") && !named(name, "batch_size")) continue;
     std::int64_t size = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), size);
     (void)end;
-    if (error == std::errc() && size > largest_restored && size < rejected) return true;
+    if (error != std::errc() || size < 1) continue;  // rejected by the reader or the constructor
+    if (size >= rejected) return false;  // rejected before allocating: restore it
+    (is_arms ? arms : per_arm) = std::max(is_arms ? arms : per_arm, size);
   }
-  return false;
+  return arms > most_arms || arms * per_arm > most_doubles;
 }
 
 }  // namespace sabandit_fuzz
