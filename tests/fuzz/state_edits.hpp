@@ -7,7 +7,6 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -89,39 +88,26 @@ inline void reseal(std::string& text) {
   return text;
 }
 
-/// Whether `text` asks for more state than the fuzzer gives what it constructs, but less than
-/// the library's bound: K (num_arms, under any scope: epsilon-TS saves it as ts.num_arms)
-/// above 64, or K times the per-arm size (window, batch_size) above 2^20 doubles, while
-/// below 2^31. Restoring such a text builds, as documented, a policy of up to
-/// bounds::state_doubles doubles (16 GiB), beyond the fuzzer's -rss_limit_mb, so the driver
-/// does not restore it (the targets cap the sizes they construct for the same reason). Sizes
-/// of 2^31 and more are restored: they must be rejected before any allocation. A Langevin
-/// policy's K comes from its features matrix, whose values the text must hold: at most the
-/// targets' 6 arms.
+/// Whether `text` has a TS-SGLD batch size between 2^20 and 2^31. Its scratch is the one size
+/// that the block's numbers need not back (reader::require_backed; K and TS-SA's window must
+/// be), so restoring it allocates, as documented, up to bounds::state_doubles doubles
+/// (16 GiB), beyond the fuzzer's -rss_limit_mb: the driver does not restore such texts (the
+/// targets cap the sizes they construct for the same reason). Sizes of 2^31 and more are
+/// restored: they must be rejected before any allocation.
 [[nodiscard]] inline bool asks_for_large_state(std::string_view text) {
-  static constexpr std::int64_t most_arms = 64, most_doubles = std::int64_t{1} << 20;
+  static constexpr std::int64_t most_restored = std::int64_t{1} << 20;
   static constexpr std::int64_t rejected = std::int64_t{1} << 31;
-  const auto named = [](std::string_view name, std::string_view field) {
-    return name == field || (name.ends_with(field) && name[name.size() - field.size() - 1] == '.');
-  };
-  std::int64_t arms = 6, per_arm = 1;
-  while (!text.empty()) {
-    const std::size_t newline = std::min(text.find('\n'), text.size());
-    const std::string_view line = text.substr(0, newline);
-    text.remove_prefix(std::min(newline + 1, text.size()));
-    const std::size_t space = line.find(' ');
-    if (space == std::string_view::npos) continue;
-    const std::string_view name = line.substr(0, space), value = line.substr(space + 1);
-    const bool is_arms = named(name, "num_arms");
-    if (!is_arms && !named(name, "window") && !named(name, "batch_size")) continue;
+  static constexpr std::string_view field = "params.batch_size ";
+  for (std::size_t at = text.find(field); at != std::string_view::npos;
+       at = text.find(field, at + 1)) {
+    if (at != 0 && text[at - 1] != '\n') continue;
+    const std::string_view value = text.substr(at + field.size());
     std::int64_t size = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), size);
     (void)end;
-    if (error != std::errc() || size < 1) continue;  // rejected by the reader or the constructor
-    if (size >= rejected) return false;  // rejected before allocating: restore it
-    (is_arms ? arms : per_arm) = std::max(is_arms ? arms : per_arm, size);
+    if (error == std::errc() && size > most_restored && size < rejected) return true;
   }
-  return arms > most_arms || arms * per_arm > most_doubles;
+  return false;
 }
 
 }  // namespace sabandit_fuzz

@@ -129,8 +129,9 @@ class ts_sa
   /// The saved fields (state/persist.hpp): the Langevin core's, with B and the SA schedule.
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
-    core::persist_policy(self, ar, self.params_, [&](params& p) {
+    core::persist_policy(self, ar, self.params_, [&](params& p, Eigen::Index num_arms) {
       ar("window", p.window);
+      ar.require_backed("window", p.window, num_arms);  // the B x K buffer follows
       state::persist_component("sa_schedule", p.sa_schedule, ar);
     });
   }

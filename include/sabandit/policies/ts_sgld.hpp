@@ -115,7 +115,10 @@ class ts_sgld
   /// The saved fields (state/persist.hpp): the Langevin core's, with the batch size.
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
-    core::persist_policy(self, ar, self.params_, [&](params& p) { ar("batch_size", p.batch_size); });
+    // Not require_backed: the batch size sizes scratch, not saved state (a fresh policy with
+    // B = 1024 saves no reward), so a restore allocates the B doubles it asks for.
+    core::persist_policy(self, ar, self.params_,
+                         [&](params& p, Eigen::Index) { ar("batch_size", p.batch_size); });
   }
 
  private:

@@ -169,6 +169,9 @@ class writer : public detail::scoped_names {
 
   /// Checks are the reader's: nothing to do when writing.
   void require(bool /*condition*/, std::string_view /*what*/) const noexcept {}
+  /// The same.
+  void require_backed(std::string_view /*name*/, std::int64_t /*count*/,
+                      std::int64_t /*per*/ = 1) const noexcept {}
 
 
   /// Ends the block with its checksum; throws std::ios_base::failure if the stream failed.
@@ -218,6 +221,7 @@ class reader : public detail::scoped_names {
       }
       checksum.add(line);
       checksum.add("\n");
+      numbers_ += static_cast<std::int64_t>(std::count(line.begin(), line.end(), ' '));
       lines_.push_back(std::move(line));
     } while (std::getline(in, line));
     if (!ended) fail("the stream ends before the block's `end` line (truncated?)");
@@ -289,6 +293,20 @@ class reader : public detail::scoped_names {
   /// Rejects the stream unless `condition` holds (an invariant between fields).
   void require(bool condition, std::string_view what) const {
     if (!condition) fail("inconsistent state: " + std::string(what));
+  }
+
+  /// Rejects the stream unless the block holds at least `count` x `per` numbers: the check a
+  /// saved size (K, TS-SA's window) passes before the object is rebuilt from it and allocates
+  /// for it. The state saved with such a size holds that many numbers (per-arm statistics,
+  /// the window buffer), so a genuine state passes, and an altered one cannot make a restore
+  /// allocate more than its own text backs. Negative sizes pass: the constructor names them.
+  void require_backed(std::string_view name, std::int64_t count, std::int64_t per = 1) const {
+    std::int64_t needed = 0;
+    if (count <= 0 || per <= 0) return;
+    if (__builtin_mul_overflow(count, per, &needed) || needed > numbers_)
+      fail(qualified(name) + " = " + std::to_string(count) + " asks for a state of " +
+           (per == 1 ? std::to_string(count) : std::to_string(count) + " x " + std::to_string(per)) +
+           " numbers, but the block holds only " + std::to_string(numbers_));
   }
 
 
@@ -384,6 +402,7 @@ class reader : public detail::scoped_names {
   }
 
   std::vector<std::string> lines_;
+  std::int64_t numbers_ = 0;  // tokens after the fields' names: an upper bound on the numbers
   std::size_t next_ = 0;
 };
 

@@ -78,10 +78,11 @@ void save(std::ostream& out, const T& object) {
 /// Replaces `target` by the object saved in the next block of `in`. Throws format_error (a
 /// std::invalid_argument) for a truncated, altered, wrong-version or wrong-type block, or an
 /// impossible state (sizes beyond bounds::state_doubles among them), and the parameter
-/// checks' std::invalid_argument for invalid parameters; `target` is then unchanged. Sizes
-/// within the bound are allocated as the saved parameters ask when the object is rebuilt, so
-/// an altered stream may ask for up to 16 GiB: std::bad_alloc, `target` unchanged, when memory
-/// runs out (docs/state-format.md).
+/// checks' std::invalid_argument for invalid parameters; `target` is then unchanged. Saved
+/// sizes must be backed by the block's own numbers before the object is rebuilt from them
+/// (reader::require_backed), except TS-SGLD's batch size, for which a restore may allocate
+/// up to the bound: std::bad_alloc, `target` unchanged, when memory runs out
+/// (docs/state-format.md).
 template <Persistent T>
 void restore(std::istream& in, T& target) {
   reader ar(in, T::state_name());

@@ -139,7 +139,7 @@ class core {
   }
 
   /// The saved fields of a policy deriving from this core (state/persist.hpp): the features,
-  /// the params (the shared ones, then `own_params(p)` for the policy's own), the model; when
+  /// the params (the shared ones, then `own_params(p, K)` for the policy's own), the model; when
   /// reading, the policy is rebuilt from these through its constructor, which checks them.
   /// Then what the chains learned: Theta, the statistics and the gradient source. The
   /// decision scores are not saved: they are rebuilt exactly as commit() computed them,
@@ -152,7 +152,7 @@ class core {
     ar.shaped("features", features);
     ar.nest("params", [&] {
       persist_common(p, ar);
-      own_params(p);
+      own_params(p, features.cols());
     });
     state::persist_component("model", model, ar);
     if constexpr (Archive::reading)
