@@ -279,7 +279,7 @@ TEST_CASE("restore: saved sizes beyond bounds::state_doubles are a format error 
   // 4 arms x (2^31 + 3) window doubles: not backed by the block (below), so rejected earlier
   check_rejected<format_error>(
       target, reseal(replaced(saved(source), "params.window 3", "params.window 2147483648")),
-      "params.window = 2147483648 asks for a state of 2147483648 x 4 numbers");
+      "params.window = 2147483648 asks for a state of 2147483648 x 4 values");
   ts_sgld<> sgld(3, {.batch_size = 4});
   play(sgld, gen, env, rewards::gaussian, 20);
   ts_sgld<> sgld_target(2);
@@ -291,7 +291,7 @@ TEST_CASE("restore: saved sizes beyond bounds::state_doubles are a format error 
 
 // The follow-up to the case above (a review): below the bound, a few altered bytes could still
 // make a restore allocate gigabytes (UCB's num_arms 300000000: 14 GB) before the fields that
-// contradict them were read. Saved sizes must now be backed by the block's own numbers.
+// contradict them were read. Saved sizes must now be backed by the block's own values.
 TEST_CASE("restore: saved sizes the block does not back are a format error", "[state]") {
   using namespace sabandit;
   using state::format_error;
@@ -300,8 +300,8 @@ TEST_CASE("restore: saved sizes the block does not back are a format error", "[s
   play(u, gen, env, rewards::gaussian, 12);
   ucb u_target(2);
   check_rejected<format_error>(u_target, reseal(replaced(saved(u), "num_arms 3", "num_arms 300000000")),
-                               "num_arms = 300000000 asks for a state of 300000000 numbers, but the block "
-                               "holds only");
+                               "num_arms = 300000000 asks for a state of 300000000 x 2 values, but the "
+                               "block holds only");
   epsilon_ts<> e(3);
   play(e, gen, env, rewards::gaussian, 12);
   epsilon_ts<> e_target(2);
@@ -311,13 +311,13 @@ TEST_CASE("restore: saved sizes the block does not back are a format error", "[s
   play(k, gen, env, rewards::bernoulli, 12);
   kl_ucb<bernoulli_model> k_target(2);
   check_rejected<format_error>(k_target, reseal(replaced(saved(k), "num_arms 3", "num_arms 100000000")),
-                               "asks for a state of 100000000 numbers");
+                               "asks for a state of 100000000 x 2 values");
   ts_sa<> sa(4, {.warmup = 2, .window = 3});
   play(sa, gen, env, rewards::gaussian, 40);
   ts_sa<> sa_target(3);
   check_rejected<format_error>(sa_target,
                                reseal(replaced(saved(sa), "params.window 3", "params.window 100000000")),
-                               "asks for a state of 100000000 x 4 numbers");
+                               "asks for a state of 100000000 x 4 values");
   // The sizes a genuine state has pass (every other restore test), also at the edge: a window
   // of B = 1 leaves exactly K buffer numbers.
   ts_sa<> edge(4, {.warmup = 1, .window = 1});

@@ -141,7 +141,7 @@ class kl_ucb : public state::saveable<kl_ucb<Model>> {
     params p = self.params_;
     Model model = self.model_;
     ar("num_arms", num_arms);
-    ar.require_backed("num_arms", num_arms);  // its per-arm statistics follow
+    ar.require_backed("num_arms", num_arms, 2);  // its counts and sums follow
     ar("log_log_coefficient", p.log_log_coefficient);
     ar("warmup", p.warmup);
     state::persist_component("model", model, ar);

@@ -129,7 +129,7 @@ class thompson : public state::saveable<thompson<Model>> {
     Eigen::Index num_arms = self.num_arms();
     params p = self.params_;
     ar("num_arms", num_arms);
-    ar.require_backed("num_arms", num_arms);  // its per-arm statistics follow
+    ar.require_backed("num_arms", num_arms, 2);  // its counts and sums follow, then the posteriors
     ar("temperature", p.temperature);
     ar.nest("prior", [&] { decltype(p.prior)::persist(p.prior, ar); });
     ar("warmup", p.warmup);

@@ -84,7 +84,7 @@ class ucb : public state::saveable<ucb> {
     Eigen::Index num_arms = self.num_arms();
     params p = self.params_;
     ar("num_arms", num_arms);
-    ar.require_backed("num_arms", num_arms);  // its per-arm statistics follow
+    ar.require_backed("num_arms", num_arms, 2);  // its counts and sums follow
     ar("temperature", p.temperature);
     ar("warmup", p.warmup);
     if constexpr (Archive::reading) self = ucb(num_arms, p);

@@ -221,7 +221,7 @@ class reader : public detail::scoped_names {
       }
       checksum.add(line);
       checksum.add("\n");
-      numbers_ += static_cast<std::int64_t>(std::count(line.begin(), line.end(), ' '));
+      numbers_ += values_on(line);
       lines_.push_back(std::move(line));
     } while (std::getline(in, line));
     if (!ended) fail("the stream ends before the block's `end` line (truncated?)");
@@ -295,18 +295,19 @@ class reader : public detail::scoped_names {
     if (!condition) fail("inconsistent state: " + std::string(what));
   }
 
-  /// Rejects the stream unless the block holds at least `count` x `per` numbers: the check a
+  /// Rejects the stream unless the block holds at least `count` x `per` values: the check a
   /// saved size (K, TS-SA's window) passes before the object is rebuilt from it and allocates
-  /// for it. The state saved with such a size holds that many numbers (per-arm statistics,
-  /// the window buffer), so a genuine state passes, and an altered one cannot make a restore
-  /// allocate more than its own text backs. Negative sizes pass: the constructor names them.
+  /// for it. The state saved with such a size holds that many values (per-arm statistics, the
+  /// window buffer), so a genuine state passes, and an altered one can make a restore allocate
+  /// only in proportion to its own text (each value is at least two bytes of it). Negative
+  /// sizes pass: the constructor names them.
   void require_backed(std::string_view name, std::int64_t count, std::int64_t per = 1) const {
     std::int64_t needed = 0;
     if (count <= 0 || per <= 0) return;
     if (__builtin_mul_overflow(count, per, &needed) || needed > numbers_)
       fail(qualified(name) + " = " + std::to_string(count) + " asks for a state of " +
            (per == 1 ? std::to_string(count) : std::to_string(count) + " x " + std::to_string(per)) +
-           " numbers, but the block holds only " + std::to_string(numbers_));
+           " values, but the block holds only " + std::to_string(numbers_));
   }
 
 
@@ -402,7 +403,18 @@ class reader : public detail::scoped_names {
   }
 
   std::vector<std::string> lines_;
-  std::int64_t numbers_ = 0;  // tokens after the fields' names: an upper bound on the numbers
+  std::int64_t numbers_ = 0;  // the block's values (tokens after each line's first)
+
+  // The tokens of a line after its first (a field's name): runs of non-space characters.
+  [[nodiscard]] static std::int64_t values_on(std::string_view line) noexcept {
+    std::int64_t tokens = 0;
+    bool in_token = false;
+    for (const char c : line) {
+      if (c != ' ' && !in_token) ++tokens;
+      in_token = c != ' ';
+    }
+    return tokens > 0 ? tokens - 1 : 0;
+  }
   std::size_t next_ = 0;
 };
 
