@@ -118,7 +118,7 @@ class ts_sgld
     // Not require_backed: the batch size sizes scratch, not saved state (a fresh policy with
     // B = 1024 saves no reward), so a restore allocates the B doubles it asks for.
     core::persist_policy(self, ar, self.params_,
-                         [&](params& p) { ar("batch_size", p.batch_size); });
+                         [&](params& p, Eigen::Index) { ar("batch_size", p.batch_size); });
   }
 
  private:

@@ -221,7 +221,7 @@ class reader : public detail::scoped_names {
       }
       checksum.add(line);
       checksum.add("\n");
-      numbers_ += values_on(line);
+      values_ += values_on(line);
       lines_.push_back(std::move(line));
     } while (std::getline(in, line));
     if (!ended) fail("the stream ends before the block's `end` line (truncated?)");
@@ -304,10 +304,10 @@ class reader : public detail::scoped_names {
   void require_backed(std::string_view name, std::int64_t count, std::int64_t per = 1) const {
     std::int64_t needed = 0;
     if (count <= 0 || per <= 0) return;
-    if (__builtin_mul_overflow(count, per, &needed) || needed > numbers_)
+    if (__builtin_mul_overflow(count, per, &needed) || needed > values_)
       fail(qualified(name) + " = " + std::to_string(count) + " asks for a state of " +
            (per == 1 ? std::to_string(count) : std::to_string(count) + " x " + std::to_string(per)) +
-           " values, but the block holds only " + std::to_string(numbers_));
+           " values, but the block holds only " + std::to_string(values_));
   }
 
 
@@ -403,7 +403,7 @@ class reader : public detail::scoped_names {
   }
 
   std::vector<std::string> lines_;
-  std::int64_t numbers_ = 0;  // the block's values (tokens after each line's first)
+  std::int64_t values_ = 0;  // the block's values (tokens after each line's first)
 
   // The tokens of a line after its first (a field's name): runs of non-space characters.
   [[nodiscard]] static std::int64_t values_on(std::string_view line) noexcept {

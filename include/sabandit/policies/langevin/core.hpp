@@ -139,9 +139,8 @@ class core {
   }
 
   /// The saved fields of a policy deriving from this core (state/persist.hpp): the features,
-  /// the params (the shared ones, then `own_params(p, K)` or `own_params(p)` for the policy's
-  /// own), the model; when
-  /// reading, the policy is rebuilt from these through its constructor, which checks them.
+  /// the params (the shared ones, then `own_params(p, K)` for the policy's own), the model;
+  /// when reading, the policy is rebuilt from these through its constructor, which checks them.
   /// Then what the chains learned: Theta, the statistics and the gradient source. The
   /// decision scores are not saved: they are rebuilt exactly as commit() computed them,
   /// <phi_a, theta_a> and sqrt(tau / n_a) |phi_a| for every arm past its warm-up; nor is the
@@ -153,13 +152,7 @@ class core {
     ar.shaped("features", features);
     ar.nest("params", [&] {
       persist_common(p, ar);
-      // The policy's own parameters, given K when it wants it (TS-SA checks its window
-      // against the saved buffer); a one-argument form, as before, still works.
-      if constexpr (std::is_invocable_v<OwnParams&, Params&, Eigen::Index>) {
-        own_params(p, features.cols());
-      } else {
-        own_params(p);
-      }
+      own_params(p, features.cols());  // K: TS-SA checks its window against the buffer
     });
     state::persist_component("model", model, ar);
     if constexpr (Archive::reading)
