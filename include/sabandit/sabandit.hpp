@@ -16,6 +16,7 @@
 #include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/gamma_posterior.hpp"
 #include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/information.hpp"
 #include "sabandit/models/normal_posterior.hpp"
 #include "sabandit/models/poisson.hpp"
 #include "sabandit/models/prior.hpp"

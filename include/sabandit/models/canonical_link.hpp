@@ -7,7 +7,10 @@
 // which sees the rewards only through their mean xbar (the WindowMeanRewardModel refinement of
 // concepts.hpp, which lets TS-SA's window and TS-SGLD's mini-batches pass a sum alone). A model
 // derives from canonical_link<itself> and supplies b' as `mean_at(eta)` and the dispersion a
-// as `dispersion()`; the mean and both gradients are written here once.
+// as `dispersion()`; the mean and both gradients are written here once. A model that also has
+// the reward variance V(q) = a b''(eta) at mean q (`reward_variance`, as KL-UCB needs) gets the
+// Fisher information of one reward about eta, b''(eta) / a = V(mean) / a^2
+// (models/information.hpp), which the scale-free TS-SA steps with.
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
@@ -42,6 +45,16 @@ class canonical_link {
                                    const Eigen::MatrixBase<Grad>& grad_out) const {
     auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
     grad = phi * ((xbar - model().mean_at(phi.dot(theta))) / model().dispersion());
+  }
+
+  /// The Fisher information of one reward about eta = <phi, theta>: b''(eta) / a =
+  /// V(b'(eta)) / a^2 (1 / sigma^2 for the Gaussian, p (1 - p) for Bernoulli, e^eta for
+  /// Poisson). Only for models with `reward_variance`.
+  [[nodiscard]] double information(const vector_cref& phi, const vector_cref& theta) const
+    requires requires(const Model& m, double q) { m.reward_variance(q); }
+  {
+    const double a = model().dispersion();
+    return model().reward_variance(model().mean_at(phi.dot(theta))) / (a * a);
   }
 
  private:

@@ -1,0 +1,78 @@
+#pragma once
+// The Fisher information of one reward about an arm's linear predictor eta = <phi, theta>:
+//   i(eta) = E[ (d/d eta log p(x | theta))^2 ] = -E[ d^2/d eta^2 log p(x | theta) ].
+// It is the geometry the scale-free TS-SA steps in (policies/langevin/core.hpp, docs/
+// scale-free-ts-sa.md): its Langevin step is preconditioned by the inverse information and its
+// decision spread (Alg. 1 line 4) is 1 / (posterior information), as the Laplace approximation
+// of the posterior has it.
+//
+// A RewardModel is a GLM: log p(x | theta) depends on theta only through eta, so the
+// information about theta is i(eta) phi phi^T, of rank one. With a fixed feature phi_a per arm
+// only eta_a is identified, and the whole d x d geometry of an arm collapses to this scalar
+// (Sherman-Morrison: phi^T (lambda0 I + J phi phi^T)^-1 phi = |phi|^2 / (lambda0 + J |phi|^2)).
+//
+// A model may provide it (`m.information(phi, theta)`; the canonical-link models do, from their
+// variance function). Otherwise `fisher_information` computes it from the gradient alone:
+// - if log p(x | eta) is affine in x (every exponential family whose sufficient statistic is x,
+//   with any link: Gaussian, Bernoulli, Poisson, exponential, gamma with known shape), so is
+//   its second derivative in eta, and the expectation over x is the value at x = E[x] = mean;
+// - so i(eta) = -(d/d eta) of the one-reward gradient at the pseudo-reward x = mean(phi, theta),
+//   here by a central difference along phi.
+// For a likelihood not affine in x (Student-t, say) this is the information at a typical reward,
+// an approximation: check_model compares it with the variance of the gradient.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+
+namespace sabandit {
+
+/// A model that knows its Fisher information: `m.information(phi, theta)` is i(eta) >= 0, the
+/// information of one reward about eta = <phi, theta>.
+template <class M>
+concept FisherInformationModel =
+    RewardModel<M> && requires(const M& model, const vector_cref& phi, const vector_cref& theta) {
+      { model.information(phi, theta) } -> std::convertible_to<double>;
+    };
+
+/// i(eta) of `model` at theta: the model's own `information` if it has one, else the observed
+/// information at the pseudo-reward x = mean (see the header comment). `shifted` and `grad` are
+/// scratch of size d, so that a policy's round allocates nothing. Never negative: a difference
+/// quotient that rounding makes negative, or a non-finite one, is reported as 0.
+template <RewardModel Model>
+[[nodiscard]] double fisher_information(const Model& model, const vector_cref& phi,
+                                        const vector_cref& theta, Eigen::VectorXd& shifted,
+                                        Eigen::VectorXd& grad) {
+  double info = 0.0;
+  if constexpr (FisherInformationModel<Model>) {
+    info = model.information(phi, theta);
+  } else {
+    const double phi_norm2 = phi.squaredNorm();
+    const double eta = phi.dot(theta);
+    // Central difference: error O(eps^2 f''') against rounding O(u / eps); eps ~ u^(1/3)
+    // balances them (u = 2^-52), relative to the scale of eta.
+    const double eps = 6.0e-6 * std::max(1.0, std::abs(eta));
+    Eigen::Matrix<double, 1, 1> pseudo_reward;
+    pseudo_reward(0) = model.mean(phi, theta);
+    const auto slope_at = [&](double delta) {  // d/d eta log p(pseudo | theta + delta phi / |phi|^2)
+      shifted = theta + (delta / phi_norm2) * phi;
+      model.grad_log_likelihood(pseudo_reward, phi, shifted, grad);
+      return phi.dot(grad) / phi_norm2;
+    };
+    info = -(slope_at(eps) - slope_at(-eps)) / (2.0 * eps);
+  }
+  return std::isfinite(info) && info > 0.0 ? info : 0.0;
+}
+
+/// The same with its own scratch (allocates; for check_model and one-off use).
+template <RewardModel Model>
+[[nodiscard]] double fisher_information(const Model& model, const vector_cref& phi,
+                                        const vector_cref& theta) {
+  Eigen::VectorXd shifted(phi.size()), grad(phi.size());
+  return fisher_information(model, phi, theta, shifted, grad);
+}
+
+}  // namespace sabandit
