@@ -44,10 +44,14 @@ void header(const char* title) {
               title);
 }
 
-/// sabandit's GLM setting for TS-SA (not the paper's): gamma_n = 2 / (n + 2), h = 2.
+/// sabandit's earlier GLM setting for TS-SA (not the paper's): gamma_n = 2 / (n + 2), h = 2,
+/// the rest the appendix's.
 template <class Model>
 typename ts_sa<Model>::params glm_setting() {
-  return {.step_size = 2.0, .sa_schedule = polynomial_decay(2.0, 1.0, 2.0, 1.0)};
+  auto p = ts_sa<Model>::params::paper();
+  p.step_size = 2.0;
+  p.sa_schedule = polynomial_decay(2.0, 1.0, 2.0, 1.0);
+  return p;
 }
 
 template <class Model, class Env>
@@ -57,7 +61,8 @@ void gap_table(const char* title, const Env& env, double gap, const options& o) 
   row("TS-SGLD (h = 0.1)", env, [&](Eigen::Index) { return ts_sgld<Model>(unit_features(k), {}); },
       o, gap);
   row("TS-SA, appendix defaults", env,
-      [&](Eigen::Index) { return ts_sa<Model>(unit_features(k), {}); }, o, gap);
+      [&](Eigen::Index) { return ts_sa<Model>(unit_features(k), ts_sa<Model>::params::paper()); },
+      o, gap);
   row("TS-SA, sabandit GLM setting", env,
       [&](Eigen::Index) { return ts_sa<Model>(unit_features(k), glm_setting<Model>()); }, o,
       gap);
@@ -68,7 +73,9 @@ void feature_table(const char* title, const Env& env, const Eigen::MatrixXd& phi
                    const options& o, Eigen::Index warmup) {
   header(title);
   const auto sgld = [&](Eigen::Index) { return ts_sgld<Model>(phi, {.warmup = warmup}); };
-  const auto sa = [&](Eigen::Index) { return ts_sa<Model>(phi, {.warmup = warmup}); };
+  auto paper = ts_sa<Model>::params::paper();
+  paper.warmup = warmup;
+  const auto sa = [&](Eigen::Index) { return ts_sa<Model>(phi, paper); };
   auto glm = glm_setting<Model>();
   glm.warmup = warmup;
   const auto sa_glm = [&](Eigen::Index) { return ts_sa<Model>(phi, glm); };

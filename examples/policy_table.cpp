@@ -31,7 +31,7 @@ std::string summary(regret_curve curve) {
 }
 
 ts_sa<> ts_sa_with(const std::function<void(ts_sa<>::params&)>& change) {  // defaults, then one change
-  ts_sa<>::params p;
+  auto p = ts_sa<>::params::paper();
   change(p);
   return ts_sa<>(K, p);
 }

@@ -13,12 +13,12 @@
 int main(int argc, char** argv) {
   if (const auto status = examples::answer_help_and_version(
           argc, argv, "quickstart",
-          "Runs TS-SA (the paper's default parameters) for 5,000 rounds on 5 simulated arms,\n"
+          "Runs TS-SA (its scale-free defaults) for 5,000 rounds on 5 simulated arms,\n"
           "arm a paying N(0.1 a, 1), then prints pulls per arm, the best arm found, and each\n"
           "arm's estimate beside its true mean, saying why where they differ.")) {
     return *status;
   }
-  sabandit::ts_sa policy(5);         // Gaussian rewards, the paper's default parameters
+  sabandit::ts_sa policy(5);         // Gaussian rewards, the scale-free defaults
   sabandit::xoshiro256pp rng(2026);  // the caller owns the engine; any std URBG works
 
   // Stand-in for the real world: arm a pays N(0.1 a, 1).

@@ -230,7 +230,7 @@ struct panel {
 
 inline std::vector<panel> ablation_panels() {
   using P = sabandit::ts_sa<>::params;
-  const P paper{};
+  const P paper = P::paper();
   P small_window = paper;
   small_window.window = 5;  // the appendix: B = 5 for the c1, c2, c3, alpha panels
   P small_step = paper;

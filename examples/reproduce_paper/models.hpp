@@ -86,11 +86,14 @@ double lai_robbins_constant(const Model& model, const Env& env) {
   return constant;
 }
 
-/// sabandit's GLM setting for TS-SA (README, "Reward models"; not the paper's):
+/// sabandit's earlier GLM setting for TS-SA (before the scale-free default; not the paper's):
 /// gamma_n = 2 / (n + 2), h = 2, every other parameter the appendix's.
 template <class Model>
 typename sabandit::ts_sa<Model>::params ts_sa_glm_setting() {
-  return {.step_size = 2.0, .sa_schedule = sabandit::polynomial_decay(2.0, 1.0, 2.0, 1.0)};
+  auto p = sabandit::ts_sa<Model>::params::paper();
+  p.step_size = 2.0;
+  p.sa_schedule = sabandit::polynomial_decay(2.0, 1.0, 2.0, 1.0);
+  return p;
 }
 
 namespace models_detail {
@@ -152,7 +155,7 @@ void for_each_model_policy(Eigen::Index arms, Visit visit) {
         models_detail::langevin_common_text(sgld_params) + ", batch size = " +
             std::to_string(sgld_params.batch_size),
         [=](Eigen::Index) { return ts_sgld<Model>(unit_features(arms), sgld_params); });
-  const typename ts_sa<Model>::params sa_params{};  // the appendix's defaults
+  const auto sa_params = ts_sa<Model>::params::paper();  // the appendix's values
   visit("TS-SA", describe<Model>(sa_params),
         [=](Eigen::Index) { return ts_sa<Model>(unit_features(arms), sa_params); });
   const auto sa_glm_params = ts_sa_glm_setting<Model>();

@@ -154,7 +154,7 @@ tracked_run run_tracked(const study_setting& s, Make make, const sabandit::run_c
 /// temperature `ts_temperature`.
 struct variant {
   std::string label;
-  sabandit::ts_sa<>::params params{};
+  sabandit::ts_sa<>::params params = sabandit::ts_sa<>::params::paper();
   bool exact_ts = false;
   double ts_temperature = 1.0;
 };

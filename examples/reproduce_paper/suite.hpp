@@ -43,7 +43,7 @@ struct suite_params {
   sabandit::epsilon_ts<>::params eps_ts{};  ///< epsilon unset: 1/K, written "1/K"
   sabandit::ts_sgld<>::params sgld{};
   double sgld_noise_variance = sabandit::gaussian_model{}.noise_variance();
-  sabandit::ts_sa<>::params sa{};
+  sabandit::ts_sa<>::params sa = sabandit::ts_sa<>::params::paper();
   double sa_noise_variance = sabandit::gaussian_model{}.noise_variance();
   sabandit::ucb::params ucb{};
 

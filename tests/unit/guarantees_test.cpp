@@ -38,7 +38,8 @@ struct make_sa {
 struct make_sa_forgetting {
   static ts_sa<gaussian_model, constant_schedule> make() {
     return ts_sa<gaussian_model, constant_schedule>(
-        2, {.warmup = 3, .window = 5, .sa_schedule = constant_schedule(0.5)});
+        2, {.warmup = 3, .window = 5, .step_size = 0.532, .sa_schedule = constant_schedule(0.5),
+            .metric = step_metric::identity});  // Alg. 1's metric: gamma is not a Newton gain
   }
 };
 struct make_sgld {
@@ -377,8 +378,10 @@ TEST_CASE("simulate's recorded rounds and result sizes are checked integers (iss
 TEST_CASE("huge K or B throws std::length_error before allocating (issue 10)",
           "[guarantees][errors]") {
   // ts_sa with K = 1e8 asked for 21.6 GB and was killed by the out-of-memory killer.
-  CHECK_THROWS_AS(ts_sa<>(100'000'000), std::length_error);
-  CHECK_THROWS_WITH(ts_sa<>(100'000'000), Catch::Contains("2^31 doubles"));
+  // The paper's B = 27: about 36 doubles per arm.
+  CHECK_THROWS_AS(ts_sa<>(100'000'000, ts_sa<>::params::paper()), std::length_error);
+  CHECK_THROWS_WITH(ts_sa<>(100'000'000, ts_sa<>::params::paper()),
+                    Catch::Contains("2^31 doubles"));
   CHECK_THROWS_AS(ts_sa<>(3, {.window = Eigen::Index{1} << 40}), std::length_error);
   CHECK_THROWS_AS(ts_sa<>(std::numeric_limits<Eigen::Index>::max()), std::length_error);
   CHECK_THROWS_AS(ts_sgld<>(Eigen::Index{1} << 40), std::length_error);

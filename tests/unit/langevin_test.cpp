@@ -17,8 +17,10 @@ TEST_CASE("Langevin policies decide on the linear predictor, not the mean",
           "[langevin][glm]") {
   // Two logistic arms warmed up (flat prior: the MLE) to logits log(0.8/0.2) = 1.39 and
   // log(0.6/0.4) = 0.41 after 60 pulls each.
+  // Alg. 1's metric, whose line-4 spread sqrt(tau / n) |phi_a| the replay below recomputes.
   ts_sa<bernoulli_model> policy(unit_features(2), {.warmup = 60, .window = 60,
-                                                   .prior = normal_prior::flat()});
+                                                   .prior = normal_prior::flat(),
+                                                   .metric = step_metric::identity});
   xoshiro256pp gen(8);
   for (int i = 0; i < 60; ++i) {
     policy.update(0, i % 5 < 4 ? 1.0 : 0.0, gen);  // 48 of 60
@@ -173,8 +175,13 @@ TEST_CASE("TS-SA's drift has no prior term", "[langevin][prior]") {
   // one update on the same engine stream. A prior-free drift is affine in theta with slope
   // 1 - gamma h, so the gap between them shrinks by exactly that factor; a prior term in the
   // drift would pull the tight one towards 2 with force 1e6 and break the identity.
-  ts_sa<> flat(unit_features(1), {.warmup = 1, .window = 4});
-  ts_sa<> tight(unit_features(1), {.warmup = 1, .window = 4, .prior = {2.0, 1e-6}});
+  auto paper = ts_sa<>::params::paper();  // Alg. 1's metric: the drift is h g exactly
+  paper.warmup = 1;
+  paper.window = 4;
+  auto tight_prior = paper;
+  tight_prior.prior = {2.0, 1e-6};
+  ts_sa<> flat(unit_features(1), paper);
+  ts_sa<> tight(unit_features(1), tight_prior);
   xoshiro256pp g1(5), g2(5);
   flat.update(0, 1.0, g1);
   tight.update(0, 1.0, g2);
@@ -266,7 +273,7 @@ TEST_CASE("d = 5 features end to end: linear-Gaussian, both Langevin policies",
   const auto env = make_linear_gaussian(s.phi, s.theta);
   check_learns(env, [&](Eigen::Index) { return ts_sgld<>(s.phi, {}); }, 0.5);
   check_learns(env, [&](Eigen::Index) {
-    return ts_sa<>(s.phi, {.step_size = 2.0, .sa_schedule = polynomial_decay(2, 1, 2, 1)});
+    return ts_sa<>(s.phi, {});
   }, 0.5);
 }
 
@@ -336,7 +343,10 @@ TEST_CASE("a model with only Eigen::Ref signatures runs the d = 1 path to the sa
   for (const normal_prior prior : {normal_prior::flat(), normal_prior{0.5, 4.0}}) {
     CHECK(same_trajectory(ts_sgld<>(5, {.prior = prior}),
                           ts_sgld<ref_only_gaussian>(5, {.prior = prior})));
-    CHECK(same_trajectory(ts_sa<>(5, {.prior = prior}),
-                          ts_sa<ref_only_gaussian>(5, {.prior = prior})));
+    // Alg. 1's metric: the Fisher metric reads the built-in model's own information, which
+    // the Ref-only model lacks (it gets the difference quotient: the same law, not the bits).
+    CHECK(same_trajectory(ts_sa<>(5, {.prior = prior, .metric = step_metric::identity}),
+                          ts_sa<ref_only_gaussian>(
+                              5, {.prior = prior, .metric = step_metric::identity})));
   }
 }

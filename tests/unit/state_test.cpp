@@ -242,7 +242,7 @@ TEST_CASE("a damaged, foreign or impossible stream is rejected and changes nothi
         target, reseal(replaced(good, "params.temperature 1", "params.temperature -1")),
         "temperature (tau)");
     check_rejected<std::invalid_argument>(
-        target, reseal(replaced(good, "params.step_size 0.532", "params.step_size 1e300")),
+        target, reseal(replaced(good, "params.step_size 100", "params.step_size 1e300")),
         "step_size (h)");
   }
   SECTION("an impossible state behind a valid checksum") {

@@ -11,7 +11,7 @@ TEST_CASE("TS-SA warm start and one update follow Alg. 1 lines 8-11", "[ts_sa]")
   const double h = 0.4;
   const auto schedule = polynomial_decay(2.0, 3.0, 1.0, 0.9);
   ts_sa<> policy(2, {.warmup = 3, .window = 4, .step_size = h, .temperature = 0.5,
-                     .sa_schedule = schedule});
+                     .sa_schedule = schedule, .metric = step_metric::identity});
   xoshiro256pp gen(21);
   for (double x : {1.0, 2.0, 3.0}) policy.update(0, x, gen);
   // Warm start: the Gaussian MLE of the warm-up window, i.e. its mean.
@@ -49,7 +49,7 @@ TEST_CASE("TS-SA samples with variance tau / n around theta (Alg. 1 line 4)", "[
 }
 
 TEST_CASE("TS-SA memory does not grow with the number of updates", "[ts_sa]") {
-  ts_sa<> policy(10);
+  ts_sa<> policy(10, ts_sa<>::params::paper());  // B = 27
   xoshiro256pp gen(3);
   const auto window_bytes = [&] {
     return policy.windows().storage().size() * static_cast<Eigen::Index>(sizeof(double));
@@ -85,7 +85,7 @@ TEST_CASE("TS-SA initialisation from the prior", "[ts_sa]") {
 }
 
 TEST_CASE("TS-SA with a generic model warm-starts at the MAP", "[ts_sa]") {
-  ts_sa<test::reward_model_archetype> policy(unit_features(1), {.warmup = 3},
+  ts_sa<test::reward_model_archetype> policy(unit_features(1), {.warmup = 3, .window = 3},
                                              test::reward_model_archetype{});
   xoshiro256pp gen(2);
   for (double x : {1.0, 2.0, 6.0}) policy.update(0, x, gen);
@@ -124,7 +124,9 @@ TEST_CASE("a non-finite Langevin iterate is reported and not stored", "[ts_sa][e
   // h = 1e6 is the largest step accepted (h = 1e308 now throws at construction) and unstable:
   // each inner step multiplies theta's distance to the window mean by about 1 - gamma h = -2e5,
   // so 60 steps overflow and the proposal is infinite.
-  ts_sa<> policy(2, {.warmup = 1, .window = 4, .inner_steps = 60, .step_size = 1e6});
+  ts_sa<> policy(2, {.warmup = 1, .window = 4, .inner_steps = 60, .step_size = 1e6,
+                     .sa_schedule = polynomial_decay::paper_default(),
+                     .metric = step_metric::identity});
   xoshiro256pp gen(1);
   policy.update(0, 1.0, gen);
   policy.update(1, 2.0, gen);
@@ -133,4 +135,66 @@ TEST_CASE("a non-finite Langevin iterate is reported and not stored", "[ts_sa][e
   CHECK(policy.parameter_estimates() == before.parameter_estimates());
   CHECK(policy.windows().size(0) == before.windows().size(0));
   CHECK(policy.statistics().count(0) == before.statistics().count(0));
+}
+
+// --- The scale-free default (docs/scale-free-ts-sa.md) -------------------------------------
+
+TEST_CASE("scale-free TS-SA on Gaussian rewards is the conjugate posterior recursion",
+          "[ts_sa][fisher][statistical]") {
+  // Flat prior, Omega = B = 1, gamma_n h = 1 / (n + 1): the drift is (x - theta) / m, so theta
+  // is the running mean of the rewards, plus the SA-averaged Langevin noise. Each update adds
+  // sqrt(2 sigma^2 / h) xi / m (P = sigma^2), which enters the mean like one more reward of
+  // weight 1/M: after M rewards its standard deviation is sqrt(2 sigma^2 / (h M)).
+  constexpr double sigma2 = 4.0, h = 1e6;
+  constexpr int m = 1000;
+  ts_sa<>::params p;
+  p.step_size = h;
+  p.sa_schedule = ts_sa<>::params::newton_schedule(h);
+  ts_sa<> policy(unit_features(1), p, gaussian_model(sigma2));
+  xoshiro256pp gen(17);
+  double sum = 0.0;
+  for (int i = 0; i < m; ++i) {
+    const double x = 3.0 + std::sqrt(sigma2) * standard_normal(gen);
+    sum += x;
+    policy.update(0, x, gen);
+  }
+  const double jitter = std::sqrt(2.0 * sigma2 / (h * m));
+  CHECK(std::abs(policy.parameter_estimates()(0, 0) - sum / m) < 6.0 * jitter);  // 6 sigma
+  // Line 4: the Laplace posterior's spread sqrt(tau / J), J = m / sigma^2 (flat prior).
+  CHECK(policy.decision_spreads()(0) == Approx(std::sqrt(sigma2 / m)).epsilon(1e-12));
+}
+
+TEST_CASE("scale-free TS-SA decides the same on rewards scaled by a power of two",
+          "[ts_sa][fisher]") {
+  // Scaling rewards and sigma by 8 scales theta, J^-1/2, the step and the noise by 8 exactly
+  // (powers of two multiply without rounding), so every decision is the same, bit for bit.
+  // Alg. 1 as printed has no such invariance: its spread is 1 / sqrt(n) whatever sigma is.
+  ts_sa<> unit(unit_features(4), {}, gaussian_model(1.0));
+  ts_sa<> scaled(unit_features(4), {}, gaussian_model(64.0));
+  xoshiro256pp gen_unit(5), gen_scaled(5), rewards(6);
+  const Eigen::Array4d means(0.0, 0.3, 0.5, 0.6);
+  for (int t = 0; t < 5000; ++t) {
+    const auto arm = unit.select(gen_unit);
+    REQUIRE(scaled.select(gen_scaled) == arm);
+    const double x = means(arm) + standard_normal(rewards);
+    unit.update(arm, x, gen_unit);
+    scaled.update(arm, 8.0 * x, gen_scaled);
+  }
+  CHECK(scaled.parameter_estimates() == 8.0 * unit.parameter_estimates());
+  CHECK(gen_unit == gen_scaled);
+}
+
+TEST_CASE("scale-free TS-SA's spread is the Fisher information's, not 1 / n",
+          "[ts_sa][fisher]") {
+  // Bernoulli arms at a 2 % rate: one reward's information about the logit is about
+  // p (1 - p) = 0.0196, so the decision spread is about 1 / sqrt(0.0196 n) = 7.1 / sqrt(n),
+  // where Alg. 1 as printed (params::paper()) has 1 / sqrt(n).
+  ts_sa<bernoulli_model> policy(1);
+  xoshiro256pp gen(3);
+  for (int i = 0; i < 5000; ++i) policy.update(0, i % 50 == 0 ? 1.0 : 0.0, gen);
+  const double eta = policy.linear_predictors()(0);
+  CHECK(sigmoid(eta) == Approx(0.02).epsilon(0.1));  // the running mean of the rewards, 2 %
+  const double information =
+      bernoulli_model::default_prior().precision() + 5000 * sigmoid(eta) * (1 - sigmoid(eta));
+  CHECK(policy.decision_spreads()(0) == Approx(1.0 / std::sqrt(information)).epsilon(1e-12));
 }

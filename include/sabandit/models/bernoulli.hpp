@@ -10,6 +10,7 @@
 // Numerics: every function is evaluated without exp of a positive argument, so it stays finite
 // and accurate for |eta| up to the largest double (tested at |eta| = 700).
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <Eigen/Core>
@@ -70,6 +71,11 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   /// P(x = 1 | theta) = sigmoid(eta), eta = <phi, theta> (canonical_link.hpp: the mean and
   /// the gradients phi (xbar - sigmoid(eta))).
   [[nodiscard]] static double mean_at(double eta) noexcept { return sigmoid(eta); }
+  /// The logit log(mu / (1 - mu)); NaN outside [0, 1], infinite at 0 and 1.
+  [[nodiscard]] static double link_at(double mu) noexcept {
+    return mu >= 0.0 && mu <= 1.0 ? std::log(mu) - std::log1p(-mu)
+                                  : std::numeric_limits<double>::quiet_NaN();
+  }
   /// The dispersion: 1.
   [[nodiscard]] static constexpr double dispersion() noexcept { return 1.0; }
 

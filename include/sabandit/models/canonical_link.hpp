@@ -47,6 +47,22 @@ class canonical_link {
     grad = phi * ((xbar - model().mean_at(phi.dot(theta))) / model().dispersion());
   }
 
+  /// g'(eta) = b''(eta) = V(b'(eta)) / a, the slope of the mean in eta (models/information.hpp:
+  /// the scale-free TS-SA steps in mean coordinates with it). Only for models with
+  /// `reward_variance`.
+  [[nodiscard]] double mean_slope(const vector_cref& phi, const vector_cref& theta) const
+    requires requires(const Model& m, double q) { m.reward_variance(q); }
+  {
+    return model().reward_variance(model().mean_at(phi.dot(theta))) / model().dispersion();
+  }
+  /// The canonical link (b')^-1: the eta whose mean is mu; NaN or infinite outside the range
+  /// of means. Only for models with `link_at`.
+  [[nodiscard]] double link(double mu) const
+    requires requires(double q) { Model::link_at(q); }
+  {
+    return Model::link_at(mu);
+  }
+
   /// The Fisher information of one reward about eta = <phi, theta>: b''(eta) / a =
   /// V(b'(eta)) / a^2 (1 / sigma^2 for the Gaussian, p (1 - p) for Bernoulli, e^eta for
   /// Poisson). Only for models with `reward_variance`.

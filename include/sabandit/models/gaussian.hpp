@@ -74,6 +74,8 @@ class gaussian_model : public canonical_link<gaussian_model> {
   /// E[x | theta] = eta = <phi, theta> (identity link; canonical_link.hpp: the mean and the
   /// gradients phi (xbar - eta) / sigma^2).
   [[nodiscard]] static double mean_at(double eta) noexcept { return eta; }
+  /// The identity link: eta = mu.
+  [[nodiscard]] static double link_at(double mu) noexcept { return mu; }
   /// The dispersion a = sigma^2.
   [[nodiscard]] double dispersion() const noexcept { return noise_variance_; }
 

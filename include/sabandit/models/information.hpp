@@ -38,6 +38,21 @@ concept FisherInformationModel =
       { model.information(phi, theta) } -> std::convertible_to<double>;
     };
 
+/// A model whose mean can be inverted: `m.link(mu)` is the eta with mean g(eta) = mu (NaN or
+/// infinite outside the range of means) and `m.mean_slope(phi, theta)` is g'(eta). With them
+/// the scale-free TS-SA takes its Fisher step in mean coordinates (policies/langevin/core.hpp):
+/// for a likelihood affine in x (see above) the Fisher step there is exactly
+/// (m i / J) (xbar - mu) / m, the posterior-weighted running mean, whereas its linearisation
+/// in eta is biased wherever g is curved (a click at a 2 % rate moves the logit by 1 / (m p)).
+/// The canonical-link models provide both.
+template <class M>
+concept InvertibleLinkModel =
+    RewardModel<M> && requires(const M& model, double mu, const vector_cref& phi,
+                               const vector_cref& theta) {
+      { model.link(mu) } -> std::convertible_to<double>;
+      { model.mean_slope(phi, theta) } -> std::convertible_to<double>;
+    };
+
 /// i(eta) of `model` at theta: the model's own `information` if it has one, else the observed
 /// information at the pseudo-reward x = mean (see the header comment). `shifted` and `grad` are
 /// scratch of size d, so that a policy's round allocates nothing. Never negative: a difference

@@ -60,6 +60,8 @@ class poisson_model : public canonical_link<poisson_model> {
   /// E[x | theta] = e^eta, eta = <phi, theta> (canonical_link.hpp: the mean and the gradients
   /// phi (xbar - e^eta)).
   [[nodiscard]] static double mean_at(double eta) noexcept { return std::exp(eta); }
+  /// The log link log(mu); NaN below 0, -infinity at 0.
+  [[nodiscard]] static double link_at(double mu) noexcept { return std::log(mu); }
   /// The dispersion: 1.
   [[nodiscard]] static constexpr double dispersion() noexcept { return 1.0; }
 

@@ -18,6 +18,21 @@
 // It is the *linear predictor*, never the model's mean: the mean g(<phi, theta>) is on the
 // reward scale while the spread s_a is on the parameter scale, and since g is increasing
 // (RewardModel's requirement) argmax of the linear predictor is argmax of expected reward.
+//
+// The metric (step_metric): Alg. 1 as printed steps with h g + N(0, 2h I) and spreads the
+// decision by tau / n, which is right only where one reward carries unit Fisher information
+// about theta (the unit-variance Gaussian). The Fisher metric, the default of ts_sa, measures
+// both in the model's own geometry (docs/scale-free-ts-sa.md): per arm, with eta = <phi, theta>,
+// i(eta) the information of one reward (models/information.hpp), lambda0 the prior's precision
+// on eta and m the rewards in hand (the newest included),
+//   J      = lambda0 + m i(eta)                           (the Laplace posterior's information)
+//   P      = m / J                                        (line 8's preconditioner, along phi)
+//   omega  = eta + h P g_eta + sqrt(2 h P) xi             (line 8, preconditioned Langevin)
+//   eta   <- eta + gamma_n (omega - eta)                  (line 9)
+//   score ~ N(eta, tau / J)                               (line 4)
+// With gamma_n h = 1/m the drift is g_eta / J: the stochastic Newton (Fisher scoring) step,
+// which for Gaussian rewards and B = 1 is exactly the conjugate posterior mean's recursion.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -32,6 +47,7 @@
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/langevin.hpp"
+#include "sabandit/models/information.hpp"
 #include "sabandit/models/prior.hpp"
 #include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
@@ -49,6 +65,12 @@ namespace sabandit {
   return Eigen::MatrixXd::Ones(1, num_arms);
 }
 
+/// The geometry a Langevin policy steps and samples in (see the header comment).
+enum class step_metric {
+  identity,  ///< Alg. 1 as printed: unit information per reward (the paper's configuration)
+  fisher     ///< the model's Fisher information at the iterate: scale-free (ts_sa's default)
+};
+
 namespace langevin {
 
 /// The settings every composition has; each policy fills it from its own params.
@@ -59,6 +81,7 @@ struct core_settings {
   initialisation init;             ///< where a chain starts
   normal_prior prior;              ///< the prior (line 1; warm start; TS-SGLD's drift)
   map_options warm_start;          ///< stopping rule of the generic warm start
+  step_metric metric = step_metric::identity;  ///< line 8's preconditioner and line 4's spread
 };
 
 /// One chain move's Langevin step: omega = theta + h (g + w grad log pi) + c sqrt(2h) xi.
@@ -115,6 +138,12 @@ class core {
   /// <phi_a, theta_a> for every arm: the centres of the decision's scores.
   [[nodiscard]] const Eigen::ArrayXd& linear_predictors() const noexcept {
     return scores_.centers();
+  }
+  /// The standard deviations of the decision's scores (Alg. 1 line 4 on <phi_a, theta_a>):
+  /// sqrt(tau / n_a) |phi_a| in the identity metric, sqrt(tau / J_a) in the Fisher metric; 0 for
+  /// arms still in their warm-up and for TS-SGLD, which decides on its iterate.
+  [[nodiscard]] const Eigen::ArrayXd& decision_spreads() const noexcept {
+    return scores_.spreads();
   }
 
  protected:
@@ -244,6 +273,17 @@ class core {
           throw;
         }
       }
+    } else if (settings_.metric == step_metric::fisher) {
+      // The Fisher metric's step is the posterior recursion (header comment): the newest
+      // reward enters the gradient now, not one pull of this arm later as Alg. 1 line 8 has it.
+      const auto saved = source_.save(arm);
+      source_.record(arm, reward);
+      try {
+        learn(pulls_before);
+      } catch (...) {
+        source_.restore(arm, saved);
+        throw;
+      }
     } else {
       learn(pulls_before);
       source_.record(arm, reward);
@@ -256,10 +296,17 @@ class core {
   ///   g     = source gradient at theta (+ w grad log pi)
   ///   omega = theta + h g + c sqrt(2h) xi                       (line 8 / eq. 2)
   ///   theta = averager(theta, omega)                            (line 9, or omega itself)
+  /// in the identity metric; in the Fisher metric the same loop preconditioned along phi
+  /// (header comment; the prior and noise fields of `step` are the identity metric's).
   template <std::uniform_random_bit_generator URBG>
   const Eigen::VectorXd& advance(Eigen::Index arm, Eigen::Index n, const step_settings& step,
                                  URBG& gen) {
-    for_dimension(dimension(), [&](auto d) { advance_in<decltype(d)::value>(arm, n, step, gen); });
+    for_dimension(dimension(), [&](auto d) {
+      if (settings_.metric == step_metric::fisher)
+        advance_fisher_in<decltype(d)::value>(arm, n, step.step_size, gen);
+      else
+        advance_in<decltype(d)::value>(arm, n, step, gen);
+    });
     return work_;
   }
 
@@ -300,17 +347,89 @@ class core {
     }
   }
 
+  // advance() in the Fisher metric, for dimension D: the loop of advance_in with line 8
+  // preconditioned by P = m / J along phi (header comment). The chain moves theta only along
+  // phi, the one direction the likelihood sees; the prior keeps the others where the warm
+  // start put them.
+  template <int D, std::uniform_random_bit_generator URBG>
+  void advance_fisher_in(Eigen::Index arm, Eigen::Index n, double h, URBG& gen) {
+    auto work = column_view<D>(work_), grad = column_view<D>(grad_),
+         proposal = column_view<D>(proposal_);
+    const auto phi = column_view<D>(std::as_const(phi_), arm);
+    work = theta_.col(arm);
+    const double phi_norm2 = phi_norm_(arm) * phi_norm_(arm);
+    const double in_hand = static_cast<double>(n) + 1.0;  // m: the newest reward is recorded
+    const double gamma = averager_.weight(n);
+    const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
+    for (Eigen::Index j = 0; j < steps; ++j) {
+      source_.gradient(model_, arm, phi, work, grad, gen);
+      const double slope = phi.dot(grad) / phi_norm2;  // d/d eta of the mean log-likelihood
+      const double information = posterior_information(arm, work, in_hand);  // J
+      const double metric = in_hand / information;                            // P
+      // Line 8 along phi, in eta: h P g + sqrt(2 h P) xi; line 9 takes gamma_n of it.
+      const double drift =
+          mean_coordinate_drift(arm, work, gamma * h * metric * slope, information);
+      const double move = drift + gamma * std::sqrt(2.0 * h * metric) * standard_normal(gen);
+      proposal = work + phi * (move / (gamma * phi_norm2));
+      averager_.average(work, proposal, gamma);
+    }
+  }
+
+  // The drift of eta for a Fisher step `linear` (in eta), taken in mean coordinates where the
+  // model can invert its mean (models/information.hpp, InvertibleLinkModel): mu moves by
+  // g'(eta) linear and eta follows through the link. For a likelihood affine in the reward this
+  // makes mu the posterior-weighted running mean of the rewards, exactly; the step in eta
+  // would be its linearisation, biased upward at low rates (a single click moves the logit by
+  // 1 / (m p), an absence of one by -1 / m). Where the mean step leaves the range of means
+  // (only for steps larger than a Newton step) the linear step stands.
+  // The linear step is bounded by max_step_sds posterior standard deviations (1 / sqrt(J)),
+  // Fisher scoring's usual safeguard: without a link to follow, one extreme reward would
+  // otherwise throw the iterate of a log-link model past exp's range for good. The step in
+  // mean coordinates needs no bound: it stays between the mean and the rewards.
+  template <class Theta>
+  [[nodiscard]] double mean_coordinate_drift(Eigen::Index arm, const Theta& theta,
+                                             double linear, double information) const {
+    if constexpr (InvertibleLinkModel<Model>) {
+      const auto phi = phi_.col(arm);
+      const double eta = phi.dot(theta);
+      const double mean = model_.mean(phi, theta) + model_.mean_slope(phi, theta) * linear;
+      const double moved = model_.link(mean) - eta;
+      if (std::isfinite(moved)) return moved;
+    }
+    const double limit = max_step_sds / std::sqrt(information);
+    return std::clamp(linear, -limit, limit);
+  }
+
+  // J = lambda0 + m i(eta): the information about eta_a of m rewards and the prior N(mean,
+  // variance I), whose variance on eta = <phi, theta> is variance |phi|^2. Floored at the
+  // smallest normal double so that 1 / J is finite (a flat prior where i underflows).
+  [[nodiscard]] double posterior_information(Eigen::Index arm, const vector_cref& theta,
+                                             double in_hand) {
+    const double per_reward = fisher_information(model_, phi_.col(arm), theta, trial_, grad_);
+    const double prior = settings_.prior.precision() / (phi_norm_(arm) * phi_norm_(arm));
+    return std::max(prior + in_hand * per_reward, std::numeric_limits<double>::min());
+  }
+
   void store(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
     theta_.col(arm) = theta;
-    scores_.set(arm, phi_.col(arm).dot(theta), spread(arm, static_cast<double>(pulls)));
+    const double center = phi_.col(arm).dot(theta_.col(arm));
+    if (settings_.metric == step_metric::fisher) {  // line 4: tau / J on eta
+      const double information =
+          posterior_information(arm, theta_.col(arm), static_cast<double>(pulls));
+      scores_.set(arm, center, std::sqrt(settings_.decision_temperature / information));
+    } else {
+      scores_.set(arm, center, spread(arm, static_cast<double>(pulls)));
+    }
   }
-  // The decision's spread of an arm with `pulls` pulls: sqrt(temperature / n) |phi_a|. At
-  // temperature 0 (TS-SGLD decides on the iterate itself) that is +0 for every arm, without
-  // the K divisions and square roots a round that TS-SGLD's commit_all would otherwise pay.
+  // The decision's spread of an arm with `pulls` pulls in the identity metric:
+  // sqrt(temperature / n) |phi_a|. At temperature 0 (TS-SGLD decides on the iterate itself)
+  // that is +0 for every arm, without the K divisions and square roots a round that TS-SGLD's
+  // commit_all would otherwise pay.
   [[nodiscard]] double spread(Eigen::Index arm, double pulls) const {
     if (settings_.decision_temperature == 0.0) return 0.0;
     return std::sqrt(settings_.decision_temperature / pulls) * phi_norm_(arm);
   }
+  static constexpr double max_step_sds = 8.0;
   [[noreturn]] static void throw_non_finite(Eigen::Index arm) {
     throw std::domain_error("sabandit: the Langevin iterate of arm " + std::to_string(arm) +
                             " became non-finite; reduce step_size (h) or check the model");
