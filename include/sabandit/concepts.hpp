@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/models/prior.hpp"
+#include "sabandit/models/support.hpp"  // SupportDeclaringModel, the optional support
 #include "sabandit/random/xoshiro.hpp"
 
 namespace sabandit {
@@ -28,6 +29,10 @@ using vector_ref = Eigen::Ref<Eigen::VectorXd>;
 ///                                               objective);
 ///  - `m.grad_log_likelihood(xs, phi, theta, g)` writes into g (size d) the gradient in theta of
 ///    the *mean* log-likelihood (1/m) sum_i log p(xs_i | theta) over the window xs (size m >= 1).
+/// Optionally, `m.validate_reward(x)` declares the model's support (SupportDeclaringModel,
+/// models/support.hpp): it throws std::invalid_argument naming "reward" and x for a reward the
+/// model cannot produce, and every policy over the model calls it (with the numeric contract,
+/// |x| <= 1e150) before anything changes. Without it, any reward within the contract is taken.
 /// The paper's analysis assumes log p(x | theta) concave in theta; each model's header says
 /// whether it is.
 template <class M>
@@ -69,7 +74,8 @@ concept ClosedFormMapModel =
 ///  - `m.posterior(prior)`                 a `M::posterior_type` holding no data yet;
 ///  - `post.update(x)`, `post.mean()`, `post.sample(gen, tau)` (tau multiplies the variance,
 ///    about, for non-normal posteriors), `Post::validate_reward(x)` (throws for x outside the
-///    model's support, before anything changes).
+///    model's support, before anything changes; thompson checks rewards with it, so it should
+///    be the model's own `validate_reward` when the model declares one).
 template <class M>
 concept ConjugateRewardModel =
     RewardModel<M> &&
@@ -109,8 +115,9 @@ concept Environment = requires(const E& env, E& mutable_env, Eigen::Index arm, U
 ///  - `p.num_arms()`             K;
 ///  - `p.select(gen)`            the arm to play, in [0, K);
 ///  - `p.update(arm, x, gen)`    learns reward x of `arm`; throws std::out_of_range for a bad
-///                               arm and std::invalid_argument for a non-finite x, leaving the
-///                               policy unchanged.
+///                               arm and std::invalid_argument for a non-finite x (sabandit's
+///                               policies: also for |x| > 1e150 or x outside their model's
+///                               support), leaving the policy unchanged.
 /// Policies are regular values: a copy is a checkpoint that replays the same decisions.
 template <class P, class URBG = default_engine>
 concept Policy = std::copy_constructible<P> && std::uniform_random_bit_generator<URBG> &&

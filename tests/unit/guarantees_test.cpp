@@ -88,14 +88,15 @@ void check_identical(const P& a, const P& b) {
   if constexpr (requires { a.posterior_means(); }) {
     CHECK((a.posterior_means() == b.posterior_means()).all());
   }
-  // The next decisions, from the same engine state, with the same rewards.
+  // The next decisions, from the same engine state, with the same rewards (1: in the support
+  // of every model, Poisson counts included).
   P left = a, right = b;
   xoshiro256pp gen_left(99), gen_right(99);
   for (int t = 0; t < 30; ++t) {
     const auto arm = left.select(gen_left);
     REQUIRE(arm == right.select(gen_right));
-    left.update(arm, 0.5, gen_left);
-    right.update(arm, 0.5, gen_right);
+    left.update(arm, 1.0, gen_left);
+    right.update(arm, 1.0, gen_right);
   }
 }
 

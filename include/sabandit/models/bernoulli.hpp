@@ -19,6 +19,7 @@
 #include "sabandit/models/beta_posterior.hpp"
 #include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/prior.hpp"
+#include "sabandit/models/support.hpp"
 
 namespace sabandit {
 
@@ -43,6 +44,11 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   [[nodiscard]] static normal_prior default_prior() { return {0.0, 4.0}; }
   /// "bernoulli", the name in a saved policy's type (the model has no state of its own).
   [[nodiscard]] static std::string state_name() { return "bernoulli"; }
+
+  /// The support (models/support.hpp): x in [0, 1], outcomes 0 and 1 and the fractional
+  /// rewards that Beta-Bernoulli TS reads as success probabilities; throws
+  /// std::invalid_argument naming the reward otherwise. Every policy over the model checks it.
+  static void validate_reward(double x) { detail::require_unit_interval_reward(x); }
 
   // --- Conjugate posterior (exact Beta-Bernoulli TS, epsilon-TS) --------------------------
   /// TS's prior is on the success probability.
@@ -90,5 +96,6 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
 static_assert(WindowMeanRewardModel<bernoulli_model>);
 static_assert(ConjugateRewardModel<bernoulli_model>);
 static_assert(DivergenceRewardModel<bernoulli_model>);
+static_assert(SupportDeclaringModel<bernoulli_model>);
 
 }  // namespace sabandit

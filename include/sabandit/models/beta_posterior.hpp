@@ -8,6 +8,7 @@
 #include <random>
 
 #include "sabandit/errors.hpp"
+#include "sabandit/models/support.hpp"
 #include "sabandit/random/beta.hpp"
 
 namespace sabandit {
@@ -35,10 +36,9 @@ class beta_posterior {
     detail::require_scale("prior.beta", prior.beta);
   }
 
-  /// Bernoulli rewards lie in [0, 1]; anything else would make beta or alpha meaningless.
-  static void validate_reward(double x) {
-    if (!(x >= 0.0 && x <= 1.0)) detail::throw_invalid("reward", x, "must be in [0, 1] for Bernoulli rewards");
-  }
+  /// Bernoulli rewards lie in [0, 1]; anything else would make beta or alpha meaningless. The
+  /// same check as bernoulli_model's (models/support.hpp).
+  static void validate_reward(double x) { detail::require_unit_interval_reward(x); }
   /// Adds one reward x in [0, 1] (checked by validate_reward first).
   void update(double x) noexcept {
     alpha_ += x;

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "sabandit/errors.hpp"
+#include "sabandit/models/support.hpp"
 #include "sabandit/random/gamma.hpp"
 
 namespace sabandit {
@@ -33,10 +34,9 @@ class gamma_posterior {
     detail::require_scale("prior.rate", prior.rate);
   }
 
-  /// Poisson rewards are counts: negative ones have no likelihood.
-  static void validate_reward(double x) {
-    if (!(x >= 0.0)) detail::throw_invalid("reward", x, "must be >= 0 for Poisson rewards");
-  }
+  /// Poisson rewards are counts: negative or fractional ones have no likelihood. The same
+  /// check as poisson_model's (models/support.hpp).
+  static void validate_reward(double x) { detail::require_count_reward(x); }
   /// Adds one count x >= 0 (checked by validate_reward first).
   void update(double x) noexcept {
     shape_ += x;

@@ -15,6 +15,7 @@
 #include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/normal_posterior.hpp"
 #include "sabandit/models/prior.hpp"
+#include "sabandit/models/support.hpp"
 
 namespace sabandit {
 
@@ -44,6 +45,10 @@ class gaussian_model : public canonical_link<gaussian_model> {
     ar("noise_variance", noise_variance);
     if constexpr (Archive::reading) self = gaussian_model(noise_variance);
   }
+
+  /// The support (models/support.hpp): every reward within the numeric contract, finite with
+  /// |x| <= 1e150 (errors.hpp); throws std::invalid_argument naming the reward otherwise.
+  static void validate_reward(double x) { detail::require_reward(x); }
 
   // --- Conjugate posterior (Gaussian TS, epsilon-TS) -------------------------------------
   /// TS's prior is on the mean: N(mu0, sigma0^2).
@@ -112,5 +117,6 @@ static_assert(WindowMeanRewardModel<gaussian_model>);
 static_assert(ClosedFormMapModel<gaussian_model>);
 static_assert(ConjugateRewardModel<gaussian_model>);
 static_assert(DivergenceRewardModel<gaussian_model>);
+static_assert(SupportDeclaringModel<gaussian_model>);
 
 }  // namespace sabandit

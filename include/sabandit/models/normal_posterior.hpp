@@ -23,8 +23,9 @@ class normal_posterior {
         prior_weight_(prior.mean / prior.variance),
         noise_precision_(1.0 / noise_variance) {}
 
-  /// Any finite reward is in the Gaussian's support.
-  static void validate_reward(double /*x*/) noexcept {}
+  /// Any reward within the numeric contract (finite, |x| <= 1e150) is in the Gaussian's
+  /// support: the same check as gaussian_model's.
+  static void validate_reward(double x) { detail::require_reward(x); }
   /// Adds one reward.
   void update(double x) noexcept {
     count_ += 1.0;

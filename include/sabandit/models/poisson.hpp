@@ -17,6 +17,7 @@
 #include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/gamma_posterior.hpp"
 #include "sabandit/models/prior.hpp"
+#include "sabandit/models/support.hpp"
 
 namespace sabandit {
 
@@ -28,6 +29,10 @@ class poisson_model : public canonical_link<poisson_model> {
   [[nodiscard]] static normal_prior default_prior() { return {0.0, 4.0}; }
   /// "poisson", the name in a saved policy's type (the model has no state of its own).
   [[nodiscard]] static std::string state_name() { return "poisson"; }
+
+  /// The support (models/support.hpp): whole numbers in [0, 1e150]; throws
+  /// std::invalid_argument naming the reward otherwise. Every policy over the model checks it.
+  static void validate_reward(double x) { detail::require_count_reward(x); }
 
   // --- Conjugate posterior (exact Gamma-Poisson TS, epsilon-TS) ----------------------------
   /// TS's prior is on the Poisson mean.
@@ -76,5 +81,6 @@ class poisson_model : public canonical_link<poisson_model> {
 static_assert(WindowMeanRewardModel<poisson_model>);
 static_assert(ConjugateRewardModel<poisson_model>);
 static_assert(DivergenceRewardModel<poisson_model>);
+static_assert(SupportDeclaringModel<poisson_model>);
 
 }  // namespace sabandit

@@ -23,6 +23,7 @@
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
+#include "sabandit/models/support.hpp"
 #include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
@@ -112,14 +113,12 @@ class kl_ucb : public state::saveable<kl_ucb<Model>> {
     return detail::argmax(scores_);
   }
 
-  /// Strong guarantee; rewards outside the model's support (e.g. 2 for Bernoulli) are rejected
-  /// when the model has a conjugate posterior that says so.
+  /// Strong guarantee; rewards outside the model's support (e.g. 2 for Bernoulli) or beyond
+  /// |reward| <= 1e150 are rejected (models/support.hpp).
   template <std::uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
     detail::require_arm(arm, num_arms());
-    detail::require_reward(reward);
-    if constexpr (requires { Model::posterior_type::validate_reward(reward); })
-      Model::posterior_type::validate_reward(reward);
+    detail::require_supported_reward(model_, reward);
     stats_.add(arm, reward);
   }
 

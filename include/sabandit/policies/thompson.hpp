@@ -22,6 +22,7 @@
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/support.hpp"
 #include "sabandit/policies/arm_statistics.hpp"
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
@@ -87,13 +88,15 @@ class thompson : public state::saveable<thompson<Model>> {
     }
   }
 
-  /// Strong guarantee: validates (arm, finite reward with |reward| <= 1e150, reward in the model's support), then
-  /// updates one arm in O(1). The engine is not used.
+  /// Strong guarantee: validates the arm and the reward (in the model's support, finite with
+  /// |reward| <= 1e150: models/support.hpp), then updates one arm in O(1). The engine is not
+  /// used.
   template <std::uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
     detail::require_arm(arm, num_arms());
-    detail::require_reward(reward);
-    posterior_type::validate_reward(reward);
+    // The posterior stands for the model, which thompson does not keep; a built-in posterior
+    // checks its model's support with the model's own function.
+    detail::require_supported_reward(posterior(arm), reward);
     stats_.add(arm, reward);
     posteriors_[static_cast<std::size_t>(arm)].update(reward);
     refresh(arm);

@@ -248,7 +248,7 @@ class core {
   template <std::uniform_random_bit_generator URBG, class Learn>
   void update(Eigen::Index arm, double reward, URBG& gen, Learn&& learn) {
     detail::require_arm(arm, num_arms());
-    detail::require_reward(reward);
+    detail::require_supported_reward(model_, reward);
     const auto pulls_before = static_cast<Eigen::Index>(stats_.count(arm));
     if (pulls_before < settings_.warmup) {
       const auto saved = source_.save(arm);

@@ -1,0 +1,49 @@
+#pragma once
+// Which rewards a model can have produced: its support. Every policy that has a model checks a
+// reward against it before anything changes, so a reward the likelihood cannot explain (-1 for
+// a Poisson count, 2 for a Bernoulli outcome) is rejected by name and value instead of
+// silently steering a chain, and every policy over the same model accepts the same rewards.
+//
+// A model declares its support with `m.validate_reward(x)`, which throws std::invalid_argument
+// for x outside it; a model that declares none accepts every reward within the numeric
+// contract (errors.hpp, bounds::reward). The contract applies to every model, declared support
+// or not: the policies' sums and gradients rely on it, so a support can only narrow it.
+// The built-in supports are written once here, for the model and its conjugate posterior alike.
+#include <cmath>
+
+#include "sabandit/errors.hpp"
+
+namespace sabandit {
+
+/// A model that declares its support: `m.validate_reward(x)` throws std::invalid_argument,
+/// naming "reward" and x, for a reward the model cannot produce.
+template <class M>
+concept SupportDeclaringModel = requires(const M& model, double x) { model.validate_reward(x); };
+
+namespace detail {
+
+/// Bernoulli outcomes, and the fractional rewards of [0, 1] that Beta-Bernoulli TS takes as the
+/// success probability of a Bernoulli trial (Agrawal & Goyal 2012): x in [0, 1].
+inline void require_unit_interval_reward(double reward) {
+  if (!(reward >= 0.0 && reward <= 1.0))
+    throw_invalid("reward", reward, "must be in [0, 1] for Bernoulli rewards");
+}
+
+/// Poisson counts: a whole number in [0, 1e150] (bounds::reward). A fraction or a negative
+/// number has no Poisson probability.
+inline void require_count_reward(double reward) {
+  if (!(reward >= 0.0 && reward <= bounds::reward && reward == std::floor(reward)))
+    throw_invalid("reward", reward, "must be a whole number in [0, 1e150] for Poisson rewards");
+}
+
+/// The check every policy with a model runs on a reward before it changes anything: the
+/// model's declared support, then the numeric contract (finite, |reward| <= 1e150). The
+/// support comes first because its message is the more specific one (2 is "not in [0, 1]").
+template <class Model>
+void require_supported_reward(const Model& model, double reward) {
+  if constexpr (SupportDeclaringModel<Model>) model.validate_reward(reward);
+  require_reward(reward);
+}
+
+}  // namespace detail
+}  // namespace sabandit
