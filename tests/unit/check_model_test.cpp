@@ -158,6 +158,7 @@ TEST_CASE("check_model's report is the same for a fixed seed, and prints a line 
   CHECK(first.score_mean.worst != other.score_mean.worst);  // continuous: equal with probability 0
   const std::string text = first.to_string();
   CHECK(text.starts_with("check_model: all 5 checks passed\n"));
+  for (const model_check* check : first.checks()) CHECK(check->finding.empty());
   for (const char* name : {"gradient", "concavity", "increasing mean", "score mean", "information"})
     CHECK_THAT(text, Catch::Contains(std::string("[ ok ] ") + name + ": worst "));
   std::ostringstream out;

@@ -94,10 +94,11 @@ struct model_check {
   std::string measure;  ///< what `worst` measures, e.g. "relative error"
   double worst = 0.0;   ///< the largest discrepancy over all points (+inf or NaN: not finite)
   double bound = 0.0;   ///< the check passes when worst <= bound
-  double eta = std::numeric_limits<double>::quiet_NaN();  ///< eta at the worst point
+  /// eta at the worst point (for the increasing mean: where the worst step along phi starts)
+  double eta = std::numeric_limits<double>::quiet_NaN();
   Eigen::VectorXd phi;    ///< the worst point, to reproduce it (empty when nothing was found)
   Eigen::VectorXd theta;  ///< (idem)
-  std::string finding;    ///< what was seen at the worst point and how to fix it, if it failed
+  std::string finding;    ///< if it failed: what was seen at the worst point, and the fix
 
   /// worst <= bound (false for a NaN).
   [[nodiscard]] bool passed() const noexcept { return worst <= bound; }
@@ -161,7 +162,7 @@ struct check_model_role {
 /// that <phi, theta> = eta, uniform in [eta_min, eta_max].
 struct check_point {
   Eigen::VectorXd phi, theta;
-  double eta;
+  double eta = 0.0;
 
   check_point(const check_model_options& options, default_engine& gen)
       : phi(options.dimension), theta(options.dimension) {
@@ -179,13 +180,15 @@ struct check_point {
 };
 
 /// Keeps a check's worst discrepancy and where it was. A NaN discrepancy is the worst of all
-/// (it fails the check). `describe` builds the finding only when a point becomes the worst.
+/// (it fails the check). `describe` builds the finding only when a point becomes the worst
+/// and fails the check.
 class check_recorder {
  public:
   explicit check_recorder(model_check& check) : check_(check) {}
 
   template <class Describe>
-  void record(double discrepancy, const check_point& point, double eta, Describe&& describe) {
+  void record(double discrepancy, const check_point& point, double eta,
+              const Describe& describe) {
     const bool first = check_.phi.size() == 0;
     if (!first && !(discrepancy > check_.worst || std::isnan(discrepancy))) return;
     if (std::isnan(check_.worst)) return;  // already poisoned by a NaN: keep the first
@@ -193,7 +196,7 @@ class check_recorder {
     check_.eta = eta;
     check_.phi = point.phi;
     check_.theta = point.theta;
-    check_.finding = describe();
+    check_.finding = check_.passed() ? std::string() : describe();
   }
 
  private:
@@ -372,6 +375,8 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
     score(j) = point.phi.dot(grad) / phi_norm2;
   }
   const double n = static_cast<double>(score.size());
+  const std::string gradient_first =
+      "; the scores come from grad_log_likelihood: if the gradient check fails, fix it first";
   const auto mean_and_standard_error = [n](const Eigen::ArrayXd& values) {
     const double average = values.mean();
     const double variance = (values - average).square().sum() / (n - 1.0);
@@ -383,7 +388,8 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
     return "E[d/d eta log p(x | eta)] = " + format_number(score_average) + " +- " +
            format_number(score_se) + ", not 0, for x drawn at mean() = " + format_number(mean) +
            ": mean() and log_likelihood describe different distributions (or `draw` samples "
-           "another one); make the mean of log_likelihood's distribution equal mean()";
+           "another one); make the mean of log_likelihood's distribution equal mean()" +
+           gradient_first;
   });
 
   const auto [squares_average, squares_se] = mean_and_standard_error(score.square());
@@ -397,11 +403,12 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
     if constexpr (FisherInformationModel<Model>) {
       return "information(phi, theta)" + found +
              ": it must be i(eta) = E[(d/d eta log p(x | theta))^2], the information of ONE "
-             "reward about eta = <phi, theta> (not about theta, nor of a window)";
+             "reward about eta = <phi, theta> (not about theta, nor of a window)" +
+             gradient_first;
     } else {
       return "the fallback information (observed information at x = mean())" + found +
              ": it is exact only for a log-likelihood affine in x; give the model an "
-             "information(phi, theta) member";
+             "information(phi, theta) member" + gradient_first;
     }
   });
 }
