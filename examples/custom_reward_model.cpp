@@ -2,7 +2,8 @@
 //   x ~ Exponential(rate e^-eta),  E[x] = e^eta,  eta = <phi, theta>,
 //   log p(x | theta) = -eta - x e^-eta   (concave in theta: the second derivative is -x e^-eta).
 // The mean e^eta increases with eta, as the RewardModel concept requires, so the policies'
-// argmax of <phi_a, theta_a> is the argmax of expected reward. Run with TS-SA and TS-SGLD.
+// argmax of <phi_a, theta_a> is the argmax of expected reward. check_model tests that, with the
+// gradient, concavity and information, before the model is run with TS-SA and TS-SGLD.
 #include <sabandit/sabandit.hpp>
 #include <sabandit/sim.hpp>
 
@@ -39,8 +40,17 @@ struct exponential_arm {
 int main(int argc, char** argv) {
   if (const auto status = examples::answer_help_and_version(
           argc, argv, "custom_reward_model",
-          "A user-defined reward model (exponential rewards, log link) run with TS-SA and TS-SGLD."))
+          "A user-defined reward model (exponential rewards, log link): check_model's report,\n"
+          "then regret with TS-SA and TS-SGLD."))
     return *status;
+  // First, what the compiler cannot check: rewards drawn by the arm type below, at the model's
+  // own means, must agree with its likelihood, gradient and link (models/check_model.hpp).
+  const auto report = sabandit::check_model(
+      exponential_model{},
+      [](double mean, sabandit::default_engine& gen) { return exponential_arm{mean}(gen); });
+  std::printf("%s", report.to_string().c_str());
+  if (!report.ok()) return 1;
+
   // Five arms with mean waiting-time rewards 1.0, 1.2, ..., 1.8 (the last is best).
   std::vector<exponential_arm> arms;
   for (int a = 0; a < 5; ++a) arms.push_back({1.0 + 0.2 * a});

@@ -14,6 +14,7 @@
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/beta_posterior.hpp"
 #include "sabandit/models/canonical_link.hpp"
+#include "sabandit/models/check_model.hpp"
 #include "sabandit/models/gamma_posterior.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/information.hpp"

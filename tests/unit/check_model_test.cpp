@@ -1,0 +1,181 @@
+// check_model: the built-in models and the example's exponential model pass; a model with one
+// planted mistake fails the check that targets it, and says how to fix it.
+//
+// Every call uses a fixed seed, so each verdict is deterministic. The bounds behind them (stated
+// in models/check_model.hpp): the deterministic checks compare errors of about 1e-10 (finite
+// differences, rounding) with a tolerance of 1e-5, and a planted mistake gives errors of order
+// 1; the statistical checks fail a correct model with probability <= 2.3e-5 at the default
+// 20 points, z = 5 (so a fixed seed that passes is not a lucky one).
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "sabandit/envs/arms.hpp"
+#include "sabandit/models/bernoulli.hpp"
+#include "sabandit/models/check_model.hpp"
+#include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/poisson.hpp"
+#include "sabandit/random/bits.hpp"
+#include "support/catch.hpp"
+
+using namespace sabandit;
+
+namespace {
+
+/// The model of examples/custom_reward_model.cpp, x ~ Exponential(mean e^eta), with switches
+/// that plant one mistake each:
+///  - link_sign = -1: mean e^-eta, a decreasing link, with a likelihood and a gradient
+///    consistent with it (a model that is right about itself and wrong for every policy);
+///  - gradient_factor = -1 or 2: the gradient alone has the wrong sign or scale.
+/// With eta' = link_sign eta: log p = -eta' - x e^-eta', d/d eta log p = link_sign (x e^-eta' - 1),
+/// and x e^-eta' ~ Exponential(1), so the information of one reward about eta is 1.
+struct exponential_model {
+  double link_sign = 1.0;
+  double gradient_factor = 1.0;
+
+  [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
+    return std::exp(link_sign * phi.dot(theta));
+  }
+  [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
+                                      const vector_cref& theta) const {
+    const double eta = link_sign * phi.dot(theta);
+    return -eta - x * std::exp(-eta);
+  }
+  void grad_log_likelihood(const vector_cref& xs, const vector_cref& phi, const vector_cref& theta,
+                           vector_ref grad) const {
+    const double eta = link_sign * phi.dot(theta);
+    grad = phi * (gradient_factor * link_sign * (xs.mean() * std::exp(-eta) - 1.0));
+  }
+};
+
+/// The same with its Fisher information, 1, times `information_factor` (2: a wrong one).
+struct exponential_model_with_information : exponential_model {
+  double information_factor = 1.0;
+  [[nodiscard]] double information(const vector_cref& /*phi*/,
+                                   const vector_cref& /*theta*/) const {
+    return information_factor;
+  }
+};
+static_assert(!FisherInformationModel<exponential_model>);
+static_assert(FisherInformationModel<exponential_model_with_information>);
+
+/// Exponential rewards of a given mean, by inversion (the example's exponential_arm).
+double draw_exponential(double mean, default_engine& gen) {
+  return -mean * std::log1p(-uniform01(gen));
+}
+
+/// The checks other than `failing` passed.
+void require_only_failure(const model_check_report& report, const model_check& failing) {
+  INFO(report);
+  CHECK_FALSE(report.ok());
+  CHECK_FALSE(failing.passed());
+  for (const model_check* check : report.checks()) {
+    if (check != &failing) CHECK(check->passed());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("check_model passes the built-in models", "[check_model]") {
+  const auto gaussian = check_model(gaussian_model(2.0), [](double mean, default_engine& gen) {
+    return normal_arm(mean, 2.0)(gen);
+  });
+  INFO(gaussian);
+  CHECK(gaussian.ok());
+  const auto bernoulli = check_model(bernoulli_model{}, [](double mean, default_engine& gen) {
+    return bernoulli_arm(mean)(gen);
+  });
+  INFO(bernoulli);
+  CHECK(bernoulli.ok());
+  // A generic lambda is a RewardSampler too (auto deduces default_engine).
+  const auto poisson = check_model(poisson_model{}, [](double mean, auto& gen) {
+    return poisson_arm(mean)(gen);
+  });
+  INFO(poisson);
+  CHECK(poisson.ok());
+}
+
+TEST_CASE("check_model passes the example's exponential model, with or without information",
+          "[check_model]") {
+  const auto without = check_model(exponential_model{}, draw_exponential);
+  INFO(without);
+  CHECK(without.ok());
+  const auto with = check_model(exponential_model_with_information{}, draw_exponential,
+                                {.dimension = 1, .seed = 7});
+  INFO(with);
+  CHECK(with.ok());
+}
+
+TEST_CASE("a wrong gradient fails the gradient check", "[check_model]") {
+  for (const double factor : {-1.0, 2.0}) {
+    INFO("gradient factor " << factor);
+    const auto report = check_model(exponential_model{.gradient_factor = factor}, draw_exponential);
+    INFO(report);
+    CHECK_FALSE(report.gradient.passed());
+    // The relative error is |factor - 1| |g| / max(1, |g|): of order 1 wherever the gradient
+    // is not small, so at the worst of 20 points far above 0.1.
+    CHECK(report.gradient.worst > 0.1);
+    CHECK_THAT(report.gradient.finding, Catch::Contains("MEAN log-likelihood"));
+  }
+  // A sign alone leaves E[s] = 0 and E[s^2] = 1 as they were, so with the model's own
+  // information only the gradient check fails. (The fallback information is computed from the
+  // gradient, so without one the information check fails too: -1 is clipped to 0.)
+  exponential_model_with_information sign;
+  sign.gradient_factor = -1.0;
+  const auto report = check_model(sign, draw_exponential);
+  require_only_failure(report, report.gradient);
+}
+
+TEST_CASE("a decreasing link fails the increasing-mean check and says to flip eta",
+          "[check_model]") {
+  const auto report = check_model(exponential_model{.link_sign = -1.0}, draw_exponential);
+  INFO(report);
+  require_only_failure(report, report.increasing_mean);
+  CHECK_THAT(report.increasing_mean.finding, Catch::Contains("flip the sign of eta"));
+  // Between grid points 0.75 apart in eta, e^-eta falls by 1 - e^-0.75 = 0.53 of the larger.
+  CHECK(report.increasing_mean.worst == Approx(1.0 - std::exp(-0.75)).epsilon(1e-6));
+}
+
+TEST_CASE("an information wrong by a factor of 2 fails the information check", "[check_model]") {
+  exponential_model_with_information model;
+  model.information_factor = 2.0;
+  const auto report = check_model(model, draw_exponential);
+  INFO(report);
+  require_only_failure(report, report.information);
+  // E[s^2] = 1 against 2, with s^2 = (E - 1)^2, E ~ Exponential(1): Var(s^2) = E[(E - 1)^4] - 1
+  // = 9 - 1 = 8, so the standard error at n = 20,000 is sqrt(8 / 20,000) = 0.02 and every
+  // point is about 1 / 0.02 = 50 standard errors off; 25 leaves room for the estimated s.e.
+  CHECK(report.information.worst > 25.0);
+  CHECK_THAT(report.information.finding, Catch::Contains("information(phi, theta) = 2"));
+}
+
+TEST_CASE("check_model's report is the same for a fixed seed, and prints a line per check",
+          "[check_model]") {
+  const auto first = check_model(exponential_model{}, draw_exponential, {.seed = 3});
+  const auto again = check_model(exponential_model{}, draw_exponential, {.seed = 3});
+  const auto other = check_model(exponential_model{}, draw_exponential, {.seed = 4});
+  CHECK(first.to_string() == again.to_string());
+  CHECK(first.score_mean.worst != other.score_mean.worst);  // continuous: equal with probability 0
+  const std::string text = first.to_string();
+  CHECK(text.starts_with("check_model: all 5 checks passed\n"));
+  for (const model_check* check : first.checks()) CHECK(check->finding.empty());
+  for (const char* name : {"gradient", "concavity", "increasing mean", "score mean", "information"})
+    CHECK_THAT(text, Catch::Contains(std::string("[ ok ] ") + name + ": worst "));
+  std::ostringstream out;
+  out << first;
+  CHECK(out.str() == text);
+}
+
+TEST_CASE("check_model rejects bad options, naming them", "[check_model]") {
+  const exponential_model model;
+  CHECK_THROWS_WITH(check_model(model, draw_exponential, {.points = 0}),
+                    Catch::Contains("options.points = 0"));
+  CHECK_THROWS_WITH(check_model(model, draw_exponential, {.dimension = 0}),
+                    Catch::Contains("options.dimension = 0"));
+  CHECK_THROWS_WITH(check_model(model, draw_exponential, {.eta_min = 1.0, .eta_max = 1.0}),
+                    Catch::Contains("options.eta_max = 1"));
+  CHECK_THROWS_WITH(check_model(model, draw_exponential, {.samples = 10}),
+                    Catch::Contains("options.samples = 10"));
+  CHECK_THROWS_WITH(check_model(model, draw_exponential, {.tolerance = 0.0}),
+                    Catch::Contains("options.tolerance = 0"));
+}
