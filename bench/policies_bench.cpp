@@ -4,6 +4,8 @@
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
+#include <chrono>
+
 #include "baseline.hpp"
 #include "sabandit/sabandit.hpp"
 
@@ -28,31 +30,44 @@ void BM_floor_k_normals(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// One policy playing rounds on pre-drawn rewards, past every warm-up once constructed.
+template <class P>
+class round_driver {
+ public:
+  explicit round_driver(P policy) : policy_(std::move(policy)) {
+    for (Eigen::Index i = 0; i < 30 * policy_.num_arms(); ++i) round();  // past every warm-up
+  }
+  void round() {
+    const auto arm = policy_.select(gen_);
+    // The arm's index shifts its mean, so that learning is real (arm K-1 is best).
+    policy_.update(arm, rewards_(t_++ & (reward_pool - 1)) + 1e-3 * static_cast<double>(arm), gen_);
+  }
+  P& policy() { return policy_; }
+
+ private:
+  P policy_;
+  Eigen::ArrayXd rewards_ = reward_table();
+  sabandit::xoshiro256pp gen_{1};
+  int t_ = 0;
+};
+
 // Rounds of `policy` on pre-drawn rewards, after every warm-up. With a `horizon`, the policy
 // restarts every `horizon` rounds from a copy of its warmed-up self (untimed): TS-SGLD's cost
 // grows with its histories, and this times it over the rounds of an experiment of that length
 // rather than over ever longer histories that no longer fit in the cache.
 template <class P>
 void run_rounds(benchmark::State& state, P policy, Eigen::Index horizon = 0) {
-  const auto rewards = reward_table();
-  sabandit::xoshiro256pp gen(1);
-  int t = 0;
-  const auto round = [&] {
-    const auto arm = policy.select(gen);
-    // The arm's index shifts its mean, so that learning is real (arm K-1 is best).
-    policy.update(arm, rewards(t++ & (reward_pool - 1)) + 1e-3 * static_cast<double>(arm), gen);
-  };
-  for (Eigen::Index i = 0; i < 30 * state.range(0); ++i) round();  // past every warm-up
-  const P warmed_up = policy;
+  round_driver driver(std::move(policy));
+  const P warmed_up = driver.policy();
   Eigen::Index played = 0;
   for (auto _ : state) {
     if (horizon != 0 && ++played == horizon) {
       state.PauseTiming();
-      policy = warmed_up;
+      driver.policy() = warmed_up;
       played = 0;
       state.ResumeTiming();
     }
-    round();
+    driver.round();
   }
   state.SetItemsProcessed(state.iterations());
   state.SetComplexityN(state.range(0));
@@ -62,6 +77,40 @@ void BM_round_gaussian_ts(benchmark::State& s) { run_rounds(s, sabandit::gaussia
 void BM_round_epsilon_ts(benchmark::State& s) { run_rounds(s, sabandit::epsilon_ts<>(s.range(0))); }
 void BM_round_ucb(benchmark::State& s) { run_rounds(s, sabandit::ucb(s.range(0))); }
 void BM_round_ts_sa(benchmark::State& s) { run_rounds(s, sabandit::ts_sa<>(s.range(0))); }
+
+// TS-SA with its default parameters against Gaussian TS, both at K arms, in the same run
+// (arguments d, K): blocks of 256 rounds of each alternate, every block timed, so that both
+// see the same machine (clock, caches, the other users of the 2 shared cores) and the ratio
+// of their times per round, reported as the counter ts_sa_over_ts, is the figure to quote;
+// ts_ns and ts_sa_ns are the two times per round. With d > 1, TS-SA gets d x K features
+// (random_features) and TS, which has no features, plays the same K arms.
+void BM_ratio_ts_sa_to_gaussian_ts(benchmark::State& state) {
+  const Eigen::Index d = state.range(0);
+  const Eigen::Index k = state.range(1);
+  sabandit::xoshiro256pp features_gen(5);
+  round_driver ts{sabandit::gaussian_ts(k)};
+  round_driver sa(sabandit::ts_sa<>(d == 1 ? sabandit::unit_features(k)
+                                           : sabandit::random_features(d, k, features_gen),
+                                    {}));
+  constexpr int block = 256;
+  double ts_seconds = 0.0;
+  double sa_seconds = 0.0;
+  using clock = std::chrono::steady_clock;
+  for (auto _ : state) {
+    const auto start = clock::now();
+    for (int i = 0; i < block; ++i) ts.round();
+    const auto middle = clock::now();
+    for (int i = 0; i < block; ++i) sa.round();
+    const auto end = clock::now();
+    ts_seconds += std::chrono::duration<double>(middle - start).count();
+    sa_seconds += std::chrono::duration<double>(end - middle).count();
+  }
+  const double rounds = static_cast<double>(state.iterations()) * block;
+  state.counters["ts_ns"] = 1e9 * ts_seconds / rounds;
+  state.counters["ts_sa_ns"] = 1e9 * sa_seconds / rounds;
+  state.counters["ts_sa_over_ts"] = sa_seconds / ts_seconds;
+  state.SetItemsProcessed(state.iterations() * 2 * block);
+}
 
 // TS-SGLD over figure1's horizon, T = 10,000 rounds.
 constexpr Eigen::Index figure1_horizon = 10000;
@@ -164,6 +213,9 @@ BENCHMARK(BM_decision_before)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_decision_after)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_round_baseline_gaussian_ts)->SABANDIT_TABLE_ARGS;
 BENCHMARK(BM_round_baseline_ucb)->SABANDIT_TABLE_ARGS;
+
+// Arguments (d, K), d first so that the smoke test's filter (K = 2 or 10) picks K = 10.
+BENCHMARK(BM_ratio_ts_sa_to_gaussian_ts)->Args({1, 10})->Args({1, 50})->Args({5, 10})->Args({5, 50});
 
 // Scaling in K: Google Benchmark fits the per-round cost against O(K).
 BENCHMARK(BM_round_gaussian_ts)->Name("scaling/gaussian_ts")->RangeMultiplier(4)->Range(2, 4096)->Complexity(benchmark::oN);

@@ -1,41 +1,19 @@
-// A reward model of your own: exponential rewards (waiting times, say) with a log link,
-//   x ~ Exponential(rate e^-eta),  E[x] = e^eta,  eta = <phi, theta>,
-//   log p(x | theta) = -eta - x e^-eta   (concave in theta: the second derivative is -x e^-eta).
-// The mean e^eta increases with eta, as the RewardModel concept requires, so the policies'
-// argmax of <phi_a, theta_a> is the argmax of expected reward. check_model tests that, with the
-// gradient, concavity and information, before the model is run with TS-SA and TS-SGLD.
+// A reward model of your own: exponential rewards (waiting times, say) with a log link, written
+// in exponential_model.hpp (about 20 lines: mean, log-likelihood and its gradient; the
+// divergence is optional, for KL-UCB). The policies decide on <phi_a, theta_a>, which is right
+// only if the mean increases with it: check_model tests that, with the gradient, concavity and
+// information, before the model is run with TS-SA and TS-SGLD.
 #include <sabandit/sabandit.hpp>
 #include <sabandit/sim.hpp>
 
 #include "command_line.hpp"
+#include "exponential_model.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-struct exponential_model {
-  double mean(const sabandit::vector_cref& phi, const sabandit::vector_cref& theta) const {
-    return std::exp(phi.dot(theta));
-  }
-  double log_likelihood(double x, const sabandit::vector_cref& phi,
-                        const sabandit::vector_cref& theta) const {
-    const double eta = phi.dot(theta);
-    return -eta - x * std::exp(-eta);
-  }
-  /// grad (1/m) sum_i log p(x_i | theta) = phi (mean_i(x_i) e^-eta - 1).
-  void grad_log_likelihood(const sabandit::vector_cref& xs, const sabandit::vector_cref& phi,
-                           const sabandit::vector_cref& theta, sabandit::vector_ref grad) const {
-    grad = phi * (xs.mean() * std::exp(-phi.dot(theta)) - 1.0);
-  }
-};
-static_assert(sabandit::RewardModel<exponential_model>);
-
-/// The environment's arms: Exponential(mean), drawn by inversion.
-struct exponential_arm {
-  double mean_;
-  double mean() const { return mean_; }
-  template <class URBG>
-  double operator()(URBG& gen) const { return -mean_ * std::log1p(-sabandit::uniform01(gen)); }
-};
+using examples::exponential_arm;
+using examples::exponential_model;
 
 int main(int argc, char** argv) {
   if (const auto status = examples::answer_help_and_version(

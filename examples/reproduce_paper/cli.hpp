@@ -17,6 +17,7 @@
 
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/models.hpp"
+#include "reproduce_paper/problems.hpp"
 #include "reproduce_paper/study.hpp"
 
 namespace repro {
@@ -104,9 +105,10 @@ inline CLI::Option* add_choice(CLI::App& app, const std::string& name, std::stri
 }
 
 /// Options every job has. The output folder's default is set first, so that --help shows it.
-inline void add_common(CLI::App& app, common_options& c, const char* out_folder, Eigen::Index& horizon) {
+inline void add_common(CLI::App& app, common_options& c, const char* out_folder, Eigen::Index& horizon,
+                       const std::string& horizon_help = "Rounds per trial") {
   c.out = out_folder;
-  add_integer(app, "--horizon,-T", horizon, "Rounds per trial", 1);
+  add_integer(app, "--horizon,-T", horizon, horizon_help, 1);
   add_seed(app, c.seed);
   add_integer(app, "--threads", c.threads, "Worker threads (0: one per core); results do not depend on it",
               0, 1024);
@@ -146,10 +148,11 @@ inline void add_version(CLI::App& app) { app.set_version_flag("--version", versi
 
 /// A job's subcommand with --version and the options every job has.
 inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description,
-                         common_options& common, const char* out_folder, Eigen::Index& horizon) {
+                         common_options& common, const char* out_folder, Eigen::Index& horizon,
+                         const std::string& horizon_help = "Rounds per trial") {
   auto* job = app.add_subcommand(name, description);
   add_version(*job);
-  add_common(*job, common, out_folder, horizon);
+  add_common(*job, common, out_folder, horizon, horizon_help);
   return job;
 }
 
@@ -224,6 +227,19 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
   study->add_option("--tuned", stu.tuned_params,
                     "tune --protocol paper's tuned_params.txt: adds the per-setting tuned TS-SA to the evaluation");
 
+  problems_options pro;
+  auto* problems = add_job(app, "problems",
+                           "The problems users bring: Bernoulli, Poisson, Gaussian, exponential and feature "
+                           "bandits, every policy with its defaults; a tuning set and a disjoint evaluation set",
+                           pro.common, "results/problems", pro.horizon,
+                           "Rounds per trial for every problem (default 0: each problem's own T, 10,000 to 200,000)");
+  add_integer(*problems, "--trials,-R", pro.trials, "Trials per problem and policy", 2);
+  std::string problem_set = "evaluation";
+  add_choice(*problems, "--set", problem_set,
+             "evaluation: the problems defaults are judged on (default --seed 2026); tuning: the few a "
+             "developer may look at while choosing them (default --seed 7), no arm mean in common",
+             {"evaluation", "tuning"});
+
   const auto usage = [&](const std::string& message) {
     err << "reproduce_paper: " << message << "\nRun with --help for more information.\n";
     return 2;
@@ -237,7 +253,7 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
     if (error.get_exit_code() != 0 && app.get_subcommands().empty()) {
       const auto rest = app.remaining();
       if (!rest.empty() && !rest.front().empty() && rest.front().front() != '-') {
-        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune, models, study");
+        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune, models, study, problems");
       }
     }
     return app.exit(error, out, err) == 0 ? 0 : 2;  // 0: --help, --version
@@ -257,6 +273,13 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
     } else if (models->parsed()) {
       const auto result = run_models(mod);
       print_grid_summary(out, "models", result.table, result.policy_rounds, wall(), mod.common,
+                         result.policies, result.seconds_per_policy);
+    } else if (problems->parsed()) {
+      pro.tuning_set = problem_set == "tuning";
+      if (problems->count("--seed") == 0) pro.common.seed = pro.tuning_set ? tuning_seed : evaluation_seed;
+      pro.args = args;
+      const auto result = run_problems(pro);
+      print_grid_summary(out, "problems", result.table, result.policy_rounds, wall(), pro.common,
                          result.policies, result.seconds_per_policy);
     } else if (ablation->parsed()) {
       out << run_ablation(abl) << '\n';

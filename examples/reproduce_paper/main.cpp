@@ -1,6 +1,6 @@
 // reproduce_paper: the paper's experiments — the Figure 1 grid, the TS-SA ablations and the
-// standardized tuning — and the Bernoulli and Poisson bandits of the models job, as CSV, PNG
-// plots and Markdown tables. `reproduce_paper --help`.
+// standardized tuning — the Bernoulli and Poisson bandits of the models job and the users'
+// problems of the problems job, as CSV, PNG plots and Markdown tables. `reproduce_paper --help`.
 #include <iostream>
 #include <string>
 #include <vector>

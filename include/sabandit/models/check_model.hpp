@@ -106,7 +106,11 @@ struct model_check {
 
 /// What check_model found: one model_check per requirement.
 struct model_check_report {
-  model_check gradient, concavity, increasing_mean, score_mean, information;
+  model_check gradient;         ///< grad_log_likelihood against differences of log_likelihood
+  model_check concavity;        ///< log p concave along phi
+  model_check increasing_mean;  ///< the mean increases with eta (the link's direction)
+  model_check score_mean;       ///< E[score] = 0 at the model's own parameter
+  model_check information;      ///< fisher_information against E[score^2]
 
   /// The checks in the order they are printed.
   [[nodiscard]] std::array<const model_check*, 5> checks() const noexcept {

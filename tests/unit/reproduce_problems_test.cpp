@@ -1,0 +1,92 @@
+// The problems job: two disjoint sets of the sizes the issue asks, and a tiny run of each set
+// through the command line (T = 200, 2 trials) that writes every file it promises, prints its
+// command line, and gives the same CSV for any thread count. The full suite is not run here.
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reproduce_paper/cli.hpp"
+#include "support/catch.hpp"
+#include "support/files.hpp"
+
+namespace fs = std::filesystem;
+using test_files::slurp;
+
+namespace {
+
+int run(const std::vector<std::string>& args, std::string& out) {
+  std::ostringstream o;
+  std::ostringstream e;
+  const int status = repro::run_cli(args, o, e);
+  out = o.str() + e.str();
+  return status;
+}
+
+std::size_t lines_of(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("problems: a small tuning set and a larger evaluation set with no arm mean in common",
+          "[reproduce][problems]") {
+  const auto tuning = repro::tuning_problems();
+  const auto evaluation = repro::evaluation_problems();
+  CHECK(tuning.size() >= 2);
+  CHECK(tuning.size() <= 4);
+  CHECK(evaluation.size() >= 10);
+  std::set<double> tuned;
+  std::set<std::string> ids;
+  for (const auto& p : tuning) {
+    tuned.insert(p.means.begin(), p.means.end());
+    ids.insert(p.id);
+  }
+  bool features = false;
+  for (const auto& p : evaluation) {
+    INFO(p.id);
+    for (const double m : p.means) CHECK(tuned.count(m) == 0);
+    CHECK(ids.insert(p.id).second);  // ids name the output files: unique across both sets
+    CHECK(p.horizon >= 10'000);
+    CHECK(p.horizon <= 200'000);
+    CHECK(p.smallest_gap() > 0.0);
+    features = features || p.dimension > 1;
+  }
+  CHECK(features);
+}
+
+TEST_CASE("problems job runs both sets and writes its files", "[reproduce][problems]") {
+  const auto out = test_files::scratch("reproduce_problems");
+  std::string said;
+  const std::vector<std::string> args{"problems", "--set", "tuning", "--horizon", "200", "--trials", "2",
+                                      "--threads", "1", "--record-points", "5", "--out", out.string()};
+  REQUIRE(run(args, said) == 0);
+  const auto md = slurp(out / "problems.md");
+  CHECK(md.find("Command: `reproduce_paper problems --set tuning --horizon 200") != std::string::npos);
+  CHECK(md.find("seed 7;") != std::string::npos);  // the tuning set's own default seed
+  CHECK(md.find("Linear trials: ") != std::string::npos);
+  const auto tuning = repro::tuning_problems();
+  for (const auto& p : tuning) CHECK(fs::exists(out / ("problems_" + p.id + ".png")));
+  // One summary row per problem and policy: six policies where d = 1 and the model is
+  // Bernoulli, Poisson or Gaussian, three (TS-SGLD, both TS-SA) with features.
+  std::size_t cells = 0;
+  for (const auto& p : tuning) cells += p.dimension == 1 ? 6 : 3;
+  const auto csv = slurp(out / "problems.csv");
+  CHECK(lines_of(csv) == 1 + cells);
+  CHECK(lines_of(slurp(out / "problems_curves.csv")) == 1 + cells * 5);
+
+  auto again = args;
+  again[again.size() - 5] = "2";  // --threads 2
+  REQUIRE(run(again, said) == 0);
+  CHECK(slurp(out / "problems.csv") == csv);
+
+  const auto eval_out = test_files::scratch("reproduce_problems_evaluation");
+  REQUIRE(run({"problems", "--horizon", "200", "--trials", "2", "--no-plots", "--out", eval_out.string()}, said) == 0);
+  const auto eval_md = slurp(eval_out / "problems.md");
+  CHECK(eval_md.find("the evaluation set") != std::string::npos);
+  CHECK(eval_md.find("seed 2026;") != std::string::npos);
+  CHECK(eval_md.find("Session length in minutes (exponential") != std::string::npos);
+  CHECK(lines_of(slurp(eval_out / "problems.csv")) > 1 + 10 * 3);
+}
