@@ -69,7 +69,7 @@ struct check_model_options {
   /// the policies will work (the built-in models' default priors put 95% of their mass in
   /// [-4, 4]).
   double eta_min = -3.0;
-  double eta_max = 3.0;
+  double eta_max = 3.0;  ///< the upper end of that range
   /// Rewards in a window, for the gradient check (and per point, for the concavity check).
   int window = 8;
   /// Rewards per point for the statistical checks (score mean, information). 20,000 detects
