@@ -196,5 +196,9 @@ TEST_CASE("scale-free TS-SA's spread is the Fisher information's, not 1 / n",
   CHECK(sigmoid(eta) == Approx(0.02).epsilon(0.1));  // the running mean of the rewards, 2 %
   const double information =
       bernoulli_model::default_prior().precision() + 5000 * sigmoid(eta) * (1 - sigmoid(eta));
-  CHECK(policy.decision_spreads()(0) == Approx(1.0 / std::sqrt(information)).epsilon(1e-12));
+  // Line 4 draws in the Beta posterior's normalizing coordinate B(mu; 1/3, 1/3), whose slope
+  // in eta is (p (1 - p))^(1/3).
+  CHECK(policy.decision_spreads()(0) ==
+        Approx(std::cbrt(sigmoid(eta) * (1 - sigmoid(eta))) / std::sqrt(information))
+            .epsilon(1e-12));
 }

@@ -9,6 +9,7 @@
 //
 // Numerics: every function is evaluated without exp of a positive argument, so it stays finite
 // and accurate for |eta| up to the largest double (tested at |eta| = 700).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -77,6 +78,31 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   /// P(x = 1 | theta) = sigmoid(eta), eta = <phi, theta> (canonical_link.hpp: the mean and
   /// the gradients phi (xbar - sigmoid(eta))).
   [[nodiscard]] static double mean_at(double eta) noexcept { return sigmoid(eta); }
+  /// B(mu; 1/3, 1/3) = the integral over [0, mu] of V^(-2/3) = (t (1 - t))^(-2/3): the
+  /// coordinate in which the Beta posterior is normal to first order (models/information.hpp).
+  /// For mu <= 1/2 the series sum_k c_k mu^(k + 1/3) / (k + 1/3), c_k the coefficients of
+  /// (1 - t)^(-2/3) (c_0 = 1, c_k = c_{k-1} (k - 1/3) / k), whose terms shrink at least like
+  /// 2^-k: 56 terms reach the double's precision. Above 1/2, the symmetry
+  /// B(mu) = 2 B(1/2) - B(1 - mu). Clamped to [0, 1] outside it.
+  [[nodiscard]] static double normalizing_coordinate(double mu) noexcept {
+    const auto lower_half = [](double x) {
+      double term = 1.0, sum = 0.0, power = std::cbrt(x);
+      for (int k = 0; k < 56; ++k) {
+        sum += term * power / (k + 1.0 / 3.0);
+        term *= (k + 2.0 / 3.0) / (k + 1.0);
+        power *= x;
+      }
+      return sum;
+    };
+    const double x = std::clamp(mu, 0.0, 1.0);
+    return x <= 0.5 ? lower_half(x) : 2.0 * lower_half(0.5) - lower_half(1.0 - x);
+  }
+  /// d/d eta B(sigmoid(eta); 1/3, 1/3) = (p (1 - p))^(-2/3) p (1 - p) = (p (1 - p))^(1/3).
+  [[nodiscard]] static double normalizing_slope(const vector_cref& phi,
+                                                const vector_cref& theta) noexcept {
+    const double p = sigmoid(phi.dot(theta));
+    return std::cbrt(p * (1.0 - p));
+  }
   /// The logit log(mu / (1 - mu)); NaN outside [0, 1], infinite at 0 and 1.
   [[nodiscard]] static double link_at(double mu) noexcept {
     return mu >= 0.0 && mu <= 1.0 ? std::log(mu) - std::log1p(-mu)

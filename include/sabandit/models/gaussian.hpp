@@ -81,6 +81,14 @@ class gaussian_model : public canonical_link<gaussian_model> {
   [[nodiscard]] static double mean_at(double eta) noexcept { return eta; }
   /// The identity link: eta = mu.
   [[nodiscard]] static double link_at(double mu) noexcept { return mu; }
+  /// The posterior of the mean is normal already: the coordinate is mu itself
+  /// (models/information.hpp, NormalizingCoordinateModel).
+  [[nodiscard]] static double normalizing_coordinate(double mu) noexcept { return mu; }
+  /// d mu / d eta = 1.
+  [[nodiscard]] static double normalizing_slope(const vector_cref& /*phi*/,
+                                                const vector_cref& /*theta*/) noexcept {
+    return 1.0;
+  }
   /// The dispersion a = sigma^2.
   [[nodiscard]] double dispersion() const noexcept { return noise_variance_; }
 

@@ -53,6 +53,24 @@ concept InvertibleLinkModel =
       { model.mean_slope(phi, theta) } -> std::convertible_to<double>;
     };
 
+/// A model that knows the coordinate in which its posterior is closest to normal:
+/// `m.normalizing_coordinate(mu)`, increasing in the mean mu, with derivative proportional to
+/// V(mu)^(-2/3) (V the reward variance at mean mu), and `m.normalizing_slope(phi, theta)`, the
+/// derivative of normalizing_coordinate(mean(phi, theta)) in eta. It removes the posterior's
+/// skewness to first order (DiCiccio 1984; for the Gamma posteriors of Poisson rates it is
+/// Wilson and Hilferty's cube root, 1931): a Beta posterior at a 1 % rate is skewed left in the
+/// logit, so a normal in the logit over-weights its upper tail and over-explores. The
+/// scale-free TS-SA draws line 4's scores in it (policies/langevin/core.hpp); the built-in
+/// models provide it (Gaussian: mu itself; Poisson: 3 mu^(1/3); Bernoulli: the incomplete beta
+/// integral B(mu; 1/3, 1/3)).
+template <class M>
+concept NormalizingCoordinateModel =
+    RewardModel<M> && requires(const M& model, double mu, const vector_cref& phi,
+                               const vector_cref& theta) {
+      { model.normalizing_coordinate(mu) } -> std::convertible_to<double>;
+      { model.normalizing_slope(phi, theta) } -> std::convertible_to<double>;
+    };
+
 /// i(eta) of `model` at theta: the model's own `information` if it has one, else the observed
 /// information at the pseudo-reward x = mean (see the header comment). `shifted` and `grad` are
 /// scratch of size d, so that a policy's round allocates nothing. Never negative: a difference

@@ -67,6 +67,16 @@ class poisson_model : public canonical_link<poisson_model> {
   [[nodiscard]] static double mean_at(double eta) noexcept { return std::exp(eta); }
   /// The log link log(mu); NaN below 0, -infinity at 0.
   [[nodiscard]] static double link_at(double mu) noexcept { return std::log(mu); }
+  /// 3 mu^(1/3) = the integral of V^(-2/3) = mu^(-2/3): the Gamma posterior's cube root, normal
+  /// to first order (Wilson & Hilferty 1931; models/information.hpp).
+  [[nodiscard]] static double normalizing_coordinate(double mu) noexcept {
+    return 3.0 * std::cbrt(mu);
+  }
+  /// d/d eta 3 e^(eta / 3) = e^(eta / 3) = mu^(1/3).
+  [[nodiscard]] static double normalizing_slope(const vector_cref& phi,
+                                                const vector_cref& theta) noexcept {
+    return std::exp(phi.dot(theta) / 3.0);
+  }
   /// The dispersion: 1.
   [[nodiscard]] static constexpr double dispersion() noexcept { return 1.0; }
 

@@ -30,6 +30,9 @@
 //   omega  = eta + h P g_eta + sqrt(2 h P) xi             (line 8, preconditioned Langevin)
 //   eta   <- eta + gamma_n (omega - eta)                  (line 9)
 //   score ~ N(eta, tau / J)                               (line 4)
+// and where the model knows the coordinate psi(mu) in which its posterior is closest to normal
+// (models/information.hpp), line 4 draws there: score ~ N(psi(mu), psi'(eta)^2 tau / J). psi is
+// increasing and the same for every arm, so the argmax is still that of expected reward.
 // With gamma_n h = 1/m the drift is g_eta / J: the stochastic Newton (Fisher scoring) step,
 // which for Gaussian rewards and B = 1 is exactly the conjugate posterior mean's recursion.
 #include <algorithm>
@@ -135,8 +138,11 @@ class core {
   [[nodiscard]] const Model& model() const noexcept { return model_; }
   /// Pulls and reward sums per arm.
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
-  /// <phi_a, theta_a> for every arm: the centres of the decision's scores.
-  [[nodiscard]] const Eigen::ArrayXd& linear_predictors() const noexcept {
+  /// <phi_a, theta_a> for every arm (0 for an arm still in its warm-up).
+  [[nodiscard]] const Eigen::ArrayXd& linear_predictors() const noexcept { return predictors_; }
+  /// The centres of the decision's scores: the linear predictors, or in the Fisher metric the
+  /// model's normalizing coordinate of each arm's mean where it has one (header comment).
+  [[nodiscard]] const Eigen::ArrayXd& decision_centers() const noexcept {
     return scores_.centers();
   }
   /// The standard deviations of the decision's scores (Alg. 1 line 4 on <phi_a, theta_a>):
@@ -160,6 +166,7 @@ class core {
         stats_(phi_.cols()),
         warm_up_(settings.warmup),
         scores_(phi_.cols()),
+        predictors_(Eigen::ArrayXd::Zero(phi_.cols())),
         work_(phi_.rows()),
         proposal_(phi_.rows()),
         grad_(phi_.rows()),
@@ -324,8 +331,10 @@ class core {
         if (!thetas.col(a).allFinite()) throw_non_finite(a);
     }
     theta_ = thetas;
-    for (Eigen::Index a = 0; a < num_arms(); ++a)
-      scores_.set(a, phi_.col(a).dot(theta_.col(a)), spread(a, stats_.count(a)));
+    for (Eigen::Index a = 0; a < num_arms(); ++a) {
+      predictors_(a) = phi_.col(a).dot(theta_.col(a));
+      scores_.set(a, predictors_(a), spread(a, stats_.count(a)));
+    }
   }
 
  private:
@@ -412,13 +421,20 @@ class core {
 
   void store(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
     theta_.col(arm) = theta;
-    const double center = phi_.col(arm).dot(theta_.col(arm));
+    const auto phi = phi_.col(arm);
+    const auto stored = theta_.col(arm);
+    predictors_(arm) = phi.dot(stored);
     if (settings_.metric == step_metric::fisher) {  // line 4: tau / J on eta
-      const double information =
-          posterior_information(arm, theta_.col(arm), static_cast<double>(pulls));
-      scores_.set(arm, center, std::sqrt(settings_.decision_temperature / information));
+      const double information = posterior_information(arm, stored, static_cast<double>(pulls));
+      const double sd = std::sqrt(settings_.decision_temperature / information);
+      if constexpr (NormalizingCoordinateModel<Model>) {  // the same law, less skewed
+        scores_.set(arm, model_.normalizing_coordinate(model_.mean(phi, stored)),
+                    model_.normalizing_slope(phi, stored) * sd);
+      } else {
+        scores_.set(arm, predictors_(arm), sd);
+      }
     } else {
-      scores_.set(arm, center, spread(arm, static_cast<double>(pulls)));
+      scores_.set(arm, predictors_(arm), spread(arm, static_cast<double>(pulls)));
     }
   }
   // The decision's spread of an arm with `pulls` pulls in the identity metric:
@@ -458,6 +474,7 @@ class core {
   arm_statistics stats_;
   detail::warm_up warm_up_;
   detail::gaussian_scores scores_;
+  Eigen::ArrayXd predictors_;  // <phi_a, theta_a>, beside the scores' centres
   Eigen::VectorXd work_, proposal_, grad_, trial_;  // chain scratch: no allocation per round
 };
 
