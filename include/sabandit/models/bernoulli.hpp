@@ -100,7 +100,11 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   /// d/d eta B(sigmoid(eta); 1/3, 1/3) = (p (1 - p))^(-2/3) p (1 - p) = (p (1 - p))^(1/3).
   [[nodiscard]] static double normalizing_slope(const vector_cref& phi,
                                                 const vector_cref& theta) noexcept {
-    const double p = sigmoid(phi.dot(theta));
+    return normalizing_slope_at(phi.dot(theta));
+  }
+  /// The same at eta.
+  [[nodiscard]] static double normalizing_slope_at(double eta) noexcept {
+    const double p = sigmoid(eta);
     return std::cbrt(p * (1.0 - p));
   }
   /// The logit log(mu / (1 - mu)); NaN outside [0, 1], infinite at 0 and 1.

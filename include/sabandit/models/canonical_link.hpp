@@ -53,7 +53,13 @@ class canonical_link {
   [[nodiscard]] double mean_slope(const vector_cref& phi, const vector_cref& theta) const
     requires requires(const Model& m, double q) { m.reward_variance(q); }
   {
-    return model().reward_variance(model().mean_at(phi.dot(theta))) / model().dispersion();
+    return mean_slope_at(phi.dot(theta));
+  }
+  /// The same at eta: the scale-free TS-SA computes eta once per step and asks in scalars.
+  [[nodiscard]] double mean_slope_at(double eta) const
+    requires requires(const Model& m, double q) { m.reward_variance(q); }
+  {
+    return model().reward_variance(model().mean_at(eta)) / model().dispersion();
   }
   /// The canonical link (b')^-1: the eta whose mean is mu; NaN or infinite outside the range
   /// of means. Only for models with `link_at`.
@@ -69,8 +75,14 @@ class canonical_link {
   [[nodiscard]] double information(const vector_cref& phi, const vector_cref& theta) const
     requires requires(const Model& m, double q) { m.reward_variance(q); }
   {
+    return information_at(phi.dot(theta));
+  }
+  /// The same at eta (see mean_slope_at).
+  [[nodiscard]] double information_at(double eta) const
+    requires requires(const Model& m, double q) { m.reward_variance(q); }
+  {
     const double a = model().dispersion();
-    return model().reward_variance(model().mean_at(phi.dot(theta))) / (a * a);
+    return model().reward_variance(model().mean_at(eta)) / (a * a);
   }
 
  private:

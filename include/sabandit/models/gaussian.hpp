@@ -89,6 +89,8 @@ class gaussian_model : public canonical_link<gaussian_model> {
                                                 const vector_cref& /*theta*/) noexcept {
     return 1.0;
   }
+  /// The same at eta.
+  [[nodiscard]] static double normalizing_slope_at(double /*eta*/) noexcept { return 1.0; }
   /// The dispersion a = sigma^2.
   [[nodiscard]] double dispersion() const noexcept { return noise_variance_; }
 

@@ -75,7 +75,11 @@ class poisson_model : public canonical_link<poisson_model> {
   /// d/d eta 3 e^(eta / 3) = e^(eta / 3) = mu^(1/3).
   [[nodiscard]] static double normalizing_slope(const vector_cref& phi,
                                                 const vector_cref& theta) noexcept {
-    return std::exp(phi.dot(theta) / 3.0);
+    return normalizing_slope_at(phi.dot(theta));
+  }
+  /// The same at eta.
+  [[nodiscard]] static double normalizing_slope_at(double eta) noexcept {
+    return std::exp(eta / 3.0);
   }
   /// The dispersion: 1.
   [[nodiscard]] static constexpr double dispersion() noexcept { return 1.0; }

@@ -373,11 +373,12 @@ class core {
     for (Eigen::Index j = 0; j < steps; ++j) {
       source_.gradient(model_, arm, phi, work, grad, gen);
       const double slope = phi.dot(grad) / phi_norm2;  // d/d eta of the mean log-likelihood
-      const double information = posterior_information(arm, work, in_hand);  // J
-      const double metric = in_hand / information;                            // P
+      const double eta = phi.dot(work);
+      const double information = posterior_information(arm, work, eta, in_hand);  // J
+      const double metric = in_hand / information;                                 // P
       // Line 8 along phi, in eta: h P g + sqrt(2 h P) xi; line 9 takes gamma_n of it.
       const double drift =
-          mean_coordinate_drift(arm, work, gamma * h * metric * slope, information);
+          mean_coordinate_drift(arm, work, eta, gamma * h * metric * slope, information);
       const double move = drift + gamma * std::sqrt(2.0 * h * metric) * standard_normal(gen);
       proposal = work + phi * (move / (gamma * phi_norm2));
       averager_.average(work, proposal, gamma);
@@ -395,13 +396,19 @@ class core {
   // Fisher scoring's usual safeguard: without a link to follow, one extreme reward would
   // otherwise throw the iterate of a log-link model past exp's range for good. The step in
   // mean coordinates needs no bound: it stays between the mean and the rewards.
+  // Models with the same functions at eta (the canonical-link ones) are asked in scalars: eta
+  // is computed once, and a round of TS-SA costs what its arithmetic costs.
   template <class Theta>
-  [[nodiscard]] double mean_coordinate_drift(Eigen::Index arm, const Theta& theta,
+  [[nodiscard]] double mean_coordinate_drift(Eigen::Index arm, const Theta& theta, double eta,
                                              double linear, double information) const {
     if constexpr (InvertibleLinkModel<Model>) {
-      const auto phi = phi_.col(arm);
-      const double eta = phi.dot(theta);
-      const double mean = model_.mean(phi, theta) + model_.mean_slope(phi, theta) * linear;
+      double mean = 0.0;
+      if constexpr (requires(double e) { model_.mean_at(e) + model_.mean_slope_at(e); }) {
+        mean = model_.mean_at(eta) + model_.mean_slope_at(eta) * linear;
+      } else {
+        const auto phi = phi_.col(arm);
+        mean = model_.mean(phi, theta) + model_.mean_slope(phi, theta) * linear;
+      }
       const double moved = model_.link(mean) - eta;
       if (std::isfinite(moved)) return moved;
     }
@@ -412,9 +419,16 @@ class core {
   // J = lambda0 + m i(eta): the information about eta_a of m rewards and the prior N(mean,
   // variance I), whose variance on eta = <phi, theta> is variance |phi|^2. Floored at the
   // smallest normal double so that 1 / J is finite (a flat prior where i underflows).
-  [[nodiscard]] double posterior_information(Eigen::Index arm, const vector_cref& theta,
+  template <class Theta>
+  [[nodiscard]] double posterior_information(Eigen::Index arm, const Theta& theta, double eta,
                                              double in_hand) {
-    const double per_reward = fisher_information(model_, phi_.col(arm), theta, trial_, grad_);
+    double per_reward = 0.0;
+    if constexpr (requires(double e) { model_.information_at(e); }) {
+      per_reward = model_.information_at(eta);  // as fisher_information reports it:
+      if (!(per_reward > 0.0 && std::isfinite(per_reward))) per_reward = 0.0;  // never < 0
+    } else {
+      per_reward = fisher_information(model_, phi_.col(arm), theta, trial_, grad_);
+    }
     const double prior = settings_.prior.precision() / (phi_norm_(arm) * phi_norm_(arm));
     return std::max(prior + in_hand * per_reward, std::numeric_limits<double>::min());
   }
@@ -425,9 +439,15 @@ class core {
     const auto stored = theta_.col(arm);
     predictors_(arm) = phi.dot(stored);
     if (settings_.metric == step_metric::fisher) {  // line 4: tau / J on eta
-      const double information = posterior_information(arm, stored, static_cast<double>(pulls));
+      const double eta = predictors_(arm);
+      const double information =
+          posterior_information(arm, stored, eta, static_cast<double>(pulls));
       const double sd = std::sqrt(settings_.decision_temperature / information);
-      if constexpr (NormalizingCoordinateModel<Model>) {  // the same law, less skewed
+      if constexpr (requires(double e) { model_.mean_at(e) + model_.normalizing_slope_at(e); } &&
+                    NormalizingCoordinateModel<Model>) {  // the same law, less skewed
+        scores_.set(arm, model_.normalizing_coordinate(model_.mean_at(eta)),
+                    model_.normalizing_slope_at(eta) * sd);
+      } else if constexpr (NormalizingCoordinateModel<Model>) {
         scores_.set(arm, model_.normalizing_coordinate(model_.mean(phi, stored)),
                     model_.normalizing_slope(phi, stored) * sd);
       } else {
