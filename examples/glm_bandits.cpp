@@ -60,6 +60,8 @@ void gap_table(const char* title, const Env& env, double gap, const options& o) 
   const auto k = env.num_arms();
   row("TS-SGLD (h = 0.1)", env, [&](Eigen::Index) { return ts_sgld<Model>(unit_features(k), {}); },
       o, gap);
+  row("TS-SA, default (scale-free)", env,
+      [&](Eigen::Index) { return ts_sa<Model>(unit_features(k), {}); }, o, gap);
   row("TS-SA, appendix defaults", env,
       [&](Eigen::Index) { return ts_sa<Model>(unit_features(k), ts_sa<Model>::params::paper()); },
       o, gap);
@@ -80,6 +82,8 @@ void feature_table(const char* title, const Env& env, const Eigen::MatrixXd& phi
   glm.warmup = warmup;
   const auto sa_glm = [&](Eigen::Index) { return ts_sa<Model>(phi, glm); };
   row("TS-SGLD", env, sgld, o, gap);
+  row("TS-SA, default (scale-free)", env, [&](Eigen::Index) { return ts_sa<Model>(phi, {}); }, o,
+      gap);
   row("TS-SA, appendix defaults", env, sa, o, gap);
   row("TS-SA, sabandit GLM setting", env, sa_glm, o, gap);
 }

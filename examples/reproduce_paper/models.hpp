@@ -123,7 +123,8 @@ template <class Model>
 std::string describe(const typename sabandit::ts_sa<Model>::params& p) {
   const auto& s = p.sa_schedule;
   return langevin_common_text(p) + ", B = " + std::to_string(p.window) + ", gamma_n = " + real(s.c1()) +
-         " / (" + real(s.c2()) + " n^" + real(s.alpha()) + " + " + real(s.c3()) + ")";
+         " / (" + real(s.c2()) + " n^" + real(s.alpha()) + " + " + real(s.c3()) + ")" +
+         (p.metric == sabandit::step_metric::fisher ? ", Fisher metric (scale-free)" : "");
 }
 
 }  // namespace models_detail
@@ -155,8 +156,11 @@ void for_each_model_policy(Eigen::Index arms, Visit visit) {
         models_detail::langevin_common_text(sgld_params) + ", batch size = " +
             std::to_string(sgld_params.batch_size),
         [=](Eigen::Index) { return ts_sgld<Model>(unit_features(arms), sgld_params); });
+  const typename ts_sa<Model>::params sa_default{};  // scale-free (docs/scale-free-ts-sa.md)
+  visit("TS-SA (default)", describe<Model>(sa_default),
+        [=](Eigen::Index) { return ts_sa<Model>(unit_features(arms), sa_default); });
   const auto sa_params = ts_sa<Model>::params::paper();  // the appendix's values
-  visit("TS-SA", describe<Model>(sa_params),
+  visit("TS-SA (paper)", describe<Model>(sa_params),
         [=](Eigen::Index) { return ts_sa<Model>(unit_features(arms), sa_params); });
   const auto sa_glm_params = ts_sa_glm_setting<Model>();
   visit("TS-SA (sabandit GLM setting)", describe<Model>(sa_glm_params),
@@ -182,6 +186,16 @@ inline series styled_series(const std::string& policy, const sabandit::regret_cu
   if (policy == "KL-UCB") {
     auto s = to_series(policy, curve, {"#56B4E9", 1, 2});  // sky blue
     s.dash_pattern = "(18,6)";                             // long dashes
+    return s;
+  }
+  if (policy == "TS-SA (default)") {  // the flagship: figure1's TS-SA line
+    auto s = to_series(policy, curve, style_of("TS-SA"));
+    s.on_top = true;
+    return s;
+  }
+  if (policy == "TS-SA (paper)") {
+    auto s = to_series(policy, curve, {"#000000", 1, 2});  // black
+    s.dash_pattern = "(2,3)";                              // dotted
     return s;
   }
   if (policy == "TS-SA (sabandit GLM setting)") {

@@ -172,15 +172,10 @@ void for_each_problem_policy(const Model& model, const Eigen::MatrixXd& phi, Vis
   visit("TS-SA (default)", [=] { return ts_sa<Model>(phi, {}, model); });
 }
 
-/// TS-SA's two configurations in the models job's TS-SA styles: the default the thick
-/// vermillion line, the paper's the orange dash-dot; the other policies as everywhere.
+/// Every policy in the models job's styles (TS-SA's default the thick vermillion line, the
+/// paper's configuration black and dotted).
 inline series problem_series(const std::string& policy, const sabandit::regret_curve& curve) {
-  const std::string styled_as = policy == "TS-SA (default)" ? "TS-SA"
-                                : policy == "TS-SA (paper)" ? "TS-SA (sabandit GLM setting)"
-                                                            : policy;
-  auto s = styled_series(styled_as, curve);
-  s.label = policy;
-  return s;
+  return styled_series(policy, curve);
 }
 
 struct problems_options {

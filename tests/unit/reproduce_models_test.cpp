@@ -46,7 +46,7 @@ TEST_CASE("models job: the same bytes on 1 and 2 threads", "[reproduce]") {
   const auto png = slurp(o.common.out / "models_Poisson_gap0.1_K5.png");
   CHECK(fs::exists(o.common.out / "models_Bernoulli_gap0.5_K5.png"));
   CHECK(!slurp(o.common.out / "models_params.txt").empty());
-  CHECK(first.policy_rounds == 2 * 8 * 200 * 3);
+  CHECK(first.policy_rounds == 2 * 9 * 200 * 3);
   o.common.threads = 2;
   (void)repro::run_models(o);
   CHECK(slurp(o.common.out / "models.csv") == csv);
@@ -74,19 +74,20 @@ TEST_CASE("models job: a row per setting, a column per policy and the bound", "[
   o.common.plots = false;
   const auto result = repro::run_models(o);
   const auto names = repro::model_policy_names();
-  REQUIRE(names == std::vector<std::string>{"UCB", "KL-UCB", "TS", "eps-TS", "TS-SGLD", "TS-SA",
+  REQUIRE(names == std::vector<std::string>{"UCB", "KL-UCB", "TS", "eps-TS", "TS-SGLD",
+                                            "TS-SA (default)", "TS-SA (paper)",
                                             "TS-SA (sabandit GLM setting)", "TS-SA (sabandit robust preset)"});
   const auto lines = lines_of(result.table);
   REQUIRE(lines.size() >= 2 + o.grid.size());
-  // Header, separator and one row per setting: 1 + 8 policies + 2 bound columns = 11 cells.
+  // Header, separator and one row per setting: 1 + 9 policies + 2 bound columns = 12 cells.
   for (std::size_t i = 0; i < 2 + o.grid.size(); ++i) {
-    CHECK(std::count(lines[i].begin(), lines[i].end(), '|') == 12);
+    CHECK(std::count(lines[i].begin(), lines[i].end(), '|') == 13);
   }
   CHECK(lines[0].find("| TS-SA (sabandit robust preset) | Lai–Robbins C | C log T |") != std::string::npos);
   CHECK(lines[2].rfind("| Bernoulli (best 0.9), gap = 0.5, K = 5 |", 0) == 0);
   CHECK(lines[3].rfind("| Poisson (best 3), gap = 0.1, K = 5 |", 0) == 0);
   // The CSV: a header and record_points rows per (setting, policy).
-  CHECK(lines_of(slurp(o.common.out / "models.csv")).size() == 1 + 2 * 8 * 10);
+  CHECK(lines_of(slurp(o.common.out / "models.csv")).size() == 1 + 2 * 9 * 10);
   CHECK(!fs::exists(o.common.out / "models_Bernoulli_gap0.5_K5.png"));  // --no-plots
 }
 
