@@ -194,8 +194,8 @@ inline series styled_series(const std::string& policy, const sabandit::regret_cu
     return s;
   }
   if (policy == "TS-SA (paper)") {
-    auto s = to_series(policy, curve, {"#000000", 1, 2});  // black
-    s.dash_pattern = "(2,3)";                              // dotted
+    auto s = to_series(policy, curve, {"#7F7F7F", 1, 2});  // grey (UCB is black and dotted)
+    s.dash_pattern = "(8,3,2,3)";                          // dash-dot
     return s;
   }
   if (policy == "TS-SA (sabandit GLM setting)") {

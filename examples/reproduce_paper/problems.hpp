@@ -173,7 +173,7 @@ void for_each_problem_policy(const Model& model, const Eigen::MatrixXd& phi, Vis
 }
 
 /// Every policy in the models job's styles (TS-SA's default the thick vermillion line, the
-/// paper's configuration black and dotted).
+/// paper's configuration grey and dash-dotted).
 inline series problem_series(const std::string& policy, const sabandit::regret_curve& curve) {
   return styled_series(policy, curve);
 }
