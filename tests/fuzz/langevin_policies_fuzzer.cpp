@@ -79,7 +79,9 @@ void drive_ts_sa(input& in) {
       if (in.coin()) return policy(in.size(max_arms, true));
     }
     const Eigen::Index window = in.size(16, true);
-    return build<policy, Model>(in, {.window = window, .sa_schedule = any_schedule<Schedule>(in)});
+    const auto metric = in.coin() ? step_metric::fisher : step_metric::identity;
+    return build<policy, Model>(
+        in, {.window = window, .sa_schedule = any_schedule<Schedule>(in), .metric = metric});
   });
 }
 

@@ -387,7 +387,10 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
     return std::array<double, 2>{average, std::sqrt(variance / n)};
   };
 
-  const auto [score_average, score_se] = mean_and_standard_error(score);
+  // Plain variables, not structured bindings: clang 14 (the fuzzing compiler) cannot capture
+  // those in the lambdas below.
+  const auto score_moments = mean_and_standard_error(score);
+  const double score_average = score_moments[0], score_se = score_moments[1];
   score_mean.record(in_units_of(std::abs(score_average), score_se), point, point.eta, [&] {
     return "E[d/d eta log p(x | eta)] = " + format_number(score_average) + " +- " +
            format_number(score_se) + ", not 0, for x drawn at mean() = " + format_number(mean) +
@@ -396,7 +399,8 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
            gradient_first;
   });
 
-  const auto [squares_average, squares_se] = mean_and_standard_error(score.square());
+  const auto square_moments = mean_and_standard_error(score.square());
+  const double squares_average = square_moments[0], squares_se = square_moments[1];
   const double info = fisher_information(model, point.phi, point.theta);
   information.record(in_units_of(std::abs(squares_average - info), squares_se), point, point.eta,
                      [&] {
