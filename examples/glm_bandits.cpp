@@ -1,5 +1,5 @@
-// glm_bandits: TS-SA and TS-SGLD over non-Gaussian reward models — the tables of the README's
-// "Reward models" section. Bernoulli (logistic link) and Poisson (log link) gap settings,
+// glm_bandits: TS-SA and TS-SGLD over non-Gaussian reward models — the tables of
+// docs/experiments.md, "Reward models". Bernoulli (logistic link) and Poisson (log link) gap settings,
 // K = 10, T = 10^4, 50 trials; then feature settings with d = 3 and d = 5.
 // Every row is seeded (evaluation seed 2026, disjoint from the seed 7 used to choose the
 // "sabandit GLM setting"); output is identical for any thread count.
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   if (const auto status = examples::answer_help_and_version(
           argc, argv, "glm_bandits",
           "TS-SA and TS-SGLD on Bernoulli, Poisson and feature bandits (T = 10^4, 50 trials,\n"
-          "seed 2026): the Markdown tables of the README's \"Reward models\" section."))
+          "seed 2026): the Markdown tables of docs/experiments.md, \"Reward models\"."))
     return *status;
   const options o;
   std::printf("T = 10,000 rounds, %ld trials, seed 2026. Regret is pseudo-regret from the true "

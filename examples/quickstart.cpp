@@ -72,11 +72,12 @@ int main(int argc, char** argv) {
       std::printf("its %.0f rewards themselves average %.2f: the noise of so few draws (an arm "
                   "pulled rarely keeps a wide posterior)\n", pulls, mean_reward);
     } else {
-      // gamma_n h = 144.07 / (677.88 n^0.999 + 40.02) * 0.532 ~ 0.11 / n, so after n pulls
-      // about (warmup / n)^0.11 of the warm start's error is left.
+      // The default's estimate is the running mean of the rewards plus the SA average's
+      // Langevin jitter (2 / h = 2 % of the posterior variance; docs/scale-free-ts-sa.md), so
+      // this line means the configuration was changed, e.g. to params::paper(), whose SA
+      // schedule moves the estimate by only ~0.11/n of its error at the n-th pull.
       std::printf("its rewards average %.2f, but the estimate started at the warm-up mean "
-                  "%.2f and the paper's SA schedule moves it by only ~0.11/n of its error at "
-                  "the n-th pull\n",
+                  "%.2f and this configuration's SA schedule has not caught up\n",
                   mean_reward, warmup_sum[static_cast<std::size_t>(a)] / std::min(pulls, warmup));
     }
   }

@@ -188,6 +188,11 @@ inline series styled_series(const std::string& policy, const sabandit::regret_cu
     s.dash_pattern = "(18,6)";                             // long dashes
     return s;
   }
+  if (policy == "TS-SGLD (Fisher)") {  // TS-SGLD's colour, its own dashes
+    auto s = to_series(policy, curve, {"#009E73", 1, 2});
+    s.dash_pattern = "(2,2)";  // dotted
+    return s;
+  }
   if (policy == "TS-SA (default)") {  // the flagship: figure1's TS-SA line
     auto s = to_series(policy, curve, style_of("TS-SA"));
     s.on_top = true;

@@ -147,12 +147,14 @@ void with_problem(const problem& p, Body body) {
 
 /// The job's policies in table order; the first present on a problem is its reference.
 inline const std::vector<std::string>& problem_policy_names() {
-  static const std::vector<std::string> names{"TS", "TS-SGLD", "KL-UCB", "UCB", "TS-SA (paper)", "TS-SA (default)"};
+  static const std::vector<std::string> names{"TS",  "TS-SGLD",       "TS-SGLD (Fisher)", "KL-UCB",
+                                              "UCB", "TS-SA (paper)", "TS-SA (default)"};
   return names;
 }
 
 /// The policy registry: `visit(name, make)`, `make()` building a fresh policy, every policy
-/// with its default parameters but TS-SA (paper). Exact TS where the model has a conjugate
+/// with its default parameters but TS-SA (paper) and TS-SGLD (Fisher), TS-SGLD with the optional
+/// Fisher preconditioning (ts_sgld::params::metric). Exact TS where the model has a conjugate
 /// posterior, KL-UCB where it has a divergence; those two and UCB model one mean per arm, so
 /// they run only where phi_a = 1 (d = 1): the features are for the Langevin policies.
 template <class Model, class Visit>
@@ -164,6 +166,8 @@ void for_each_problem_policy(const Model& model, const Eigen::MatrixXd& phi, Vis
     if (one_mean_per_arm) visit("TS", [=] { return thompson<Model>(k, {}, model); });
   }
   visit("TS-SGLD", [=] { return ts_sgld<Model>(phi, {}, model); });
+  visit("TS-SGLD (Fisher)",
+        [=] { return ts_sgld<Model>(phi, {.metric = step_metric::fisher}, model); });
   if constexpr (DivergenceRewardModel<Model>) {
     if (one_mean_per_arm) visit("KL-UCB", [=] { return kl_ucb<Model>(k, {}, model); });
   }
@@ -390,7 +394,7 @@ inline problems_result run_problems(const problems_options& o) {
         "so E[R(T) - R(T/2)] tends to C log 2, with C = sum over suboptimal arms of Delta_a / KL(mu_a, mu*) "
         "(the model's divergence); each problem's first row gives the threshold beside C log 2, which at the problems' own horizons "
         "lies 3.7 to 130 times below it: a trial above the threshold has stopped learning. Policies: their default parameters (UCB tau = 1, KL-UCB c = 0, TS-SGLD and "
-        "TS-SA `params{}`), TS-SA (paper) `params::paper()`; exact TS, KL-UCB and UCB only where d = 1.\n";
+        "TS-SA `params{}`), TS-SA (paper) `params::paper()`, TS-SGLD (Fisher) `{.metric = step_metric::fisher}`; exact TS, KL-UCB and UCB only where d = 1.\n";
   md << "\n| policy | problems | geometric mean of ratios | worst ratio (problem) | linear trials | failed |\n"
      << "|---|---|---|---|---|---|\n";
   for (const auto& name : result.policies) {

@@ -13,8 +13,8 @@
 
 namespace sabandit {
 
-/// The numeric contract: the documented bounds every policy and model checks (README,
-/// "Guarantees"). Each is chosen from where double arithmetic would break, with room to spare.
+/// The numeric contract: the documented bounds every policy and model checks
+/// (docs/guarantees.md). Each is chosen from where double arithmetic would break, with room to spare.
 namespace bounds {
 
 /// Largest |reward| that update() accepts. With |x| <= 1e150, a sum of 2^53 rewards (more pulls

@@ -107,7 +107,7 @@ class input {
   FuzzedDataProvider in_;
 };
 
-/// The exceptions an operation may throw (README, "Guarantees"), as a bit set.
+/// The exceptions an operation may throw (docs/guarantees.md), as a bit set.
 enum allowed : unsigned {
   none = 0,
   invalid_argument = 1,

@@ -1,6 +1,6 @@
 #pragma once
 // Drives one policy through an arbitrary sequence of operations decoded from the fuzzer's
-// bytes, checking after each the README's guarantees:
+// bytes, checking after each the guarantees of docs/guarantees.md:
 //   - every exception is a documented one for its operation, with a "sabandit: " message;
 //   - an update with an arm outside [0, K) or a reward beyond the numeric contract is rejected;
 //   - select() returns an arm in [0, K), and changes no observable state except in TS-SGLD;
@@ -35,7 +35,7 @@ inline constexpr bool is_langevin<sabandit::ts_sa<Model, Schedule>> = true;
 template <class Model>
 inline constexpr bool is_langevin<sabandit::ts_sgld<Model>> = true;
 
-/// TS-SGLD moves its chains in select() (README: the only policy whose select() may throw).
+/// TS-SGLD moves its chains in select() (docs/guarantees.md: the only policy whose select() may throw).
 template <class Policy>
 inline constexpr bool select_moves_chains = false;
 template <class Model>
@@ -132,7 +132,7 @@ class driver {
 
  private:
   // The operations after the last checkpoint, replayed on it, must give the same trace and
-  // state: a copy is a checkpoint (README, "Determinism") and shares nothing with the original.
+  // state: a copy is a checkpoint (docs/guarantees.md, "Reproducibility") and shares nothing with the original.
   void check_replay(const std::vector<operation>& ops) {
     if (!checkpoint_) return;
     Policy replayed = *checkpoint_;
@@ -359,7 +359,7 @@ class driver {
 };
 
 /// Builds a policy with `make` (which reads its parameters from `in`): it succeeds or throws
-/// std::invalid_argument or std::length_error (README, "Exceptions"); then drives it with the
+/// std::invalid_argument or std::length_error (docs/guarantees.md); then drives it with the
 /// rest of the input.
 template <class Make>
 void construct_and_drive(input& in, Make&& make) {

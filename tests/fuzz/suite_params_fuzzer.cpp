@@ -16,7 +16,7 @@ namespace {
 
 // Window and batch sizes up to the library's bound (2^31 doubles) are valid, and validate()
 // builds the policies, so a file with TS-SA.B = 10^9 allocates 16 GB, past libFuzzer's memory
-// limit. Such files are skipped: what they cost is documented (README, "Guarantees").
+// limit. Such files are skipped: what they cost is documented (docs/guarantees.md).
 bool sizes_memory(std::string_view text) {
   constexpr long long limit = 1 << 16;
   std::size_t start = 0;

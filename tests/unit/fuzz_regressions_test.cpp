@@ -1,5 +1,5 @@
 // Regressions found by the fuzz targets (tests/fuzz/, scripts/fuzz): each case is the smallest
-// input that broke a guarantee of the README, rewritten as a plain test.
+// input that broke a guarantee of docs/guarantees.md, rewritten as a plain test.
 #include <limits>
 #include <optional>
 #include <stdexcept>

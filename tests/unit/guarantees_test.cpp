@@ -1,4 +1,4 @@
-// The README's "Guarantees", tested: the numeric contract (rewards within 1e150, scale
+// docs/guarantees.md, tested: the numeric contract (rewards within 1e150, scale
 // parameters within [1e-100, 1e100], h <= 1e6), the strong guarantee of update() and select(),
 // checked integer arithmetic and bounded allocation. Regressions of issue 10 are marked.
 #include <cmath>

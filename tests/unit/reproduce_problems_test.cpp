@@ -69,10 +69,10 @@ TEST_CASE("problems job runs both sets and writes its files", "[reproduce][probl
   CHECK(md.find("Linear trials: ") != std::string::npos);
   const auto tuning = repro::tuning_problems();
   for (const auto& p : tuning) CHECK(fs::exists(out / ("problems_" + p.id + ".png")));
-  // One summary row per problem and policy: six policies where d = 1 and the model is
-  // Bernoulli, Poisson or Gaussian, three (TS-SGLD, both TS-SA) with features.
+  // One summary row per problem and policy: seven policies where d = 1 and the model is
+  // Bernoulli, Poisson or Gaussian, four (both TS-SGLD, both TS-SA) with features.
   std::size_t cells = 0;
-  for (const auto& p : tuning) cells += p.dimension == 1 ? 6 : 3;
+  for (const auto& p : tuning) cells += p.dimension == 1 ? 7 : 4;
   const auto csv = slurp(out / "problems.csv");
   CHECK(lines_of(csv) == 1 + cells);
   CHECK(lines_of(slurp(out / "problems_curves.csv")) == 1 + cells * 5);

@@ -317,6 +317,14 @@ class core {
     return work_;
   }
 
+  /// The Fisher metric's preconditioner P = n / J for an arm with `pulls` rewards at theta (the
+  /// inverse of one reward's share of the posterior information; header comment): TS-SGLD's
+  /// optional preconditioning (ts_sgld::params::metric) scales its step by it.
+  template <class Theta>
+  [[nodiscard]] double fisher_preconditioner(Eigen::Index arm, const Theta& theta, double pulls) {
+    return pulls / posterior_information(arm, theta, phi_.col(arm).dot(theta), pulls);
+  }
+
   /// Stores theta_a = `theta` for an arm with `pulls` pulls and sets its score distribution.
   /// A non-finite iterate is reported, never stored (Theta and the scores stay as they were).
   void commit(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
