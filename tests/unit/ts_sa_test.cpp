@@ -202,3 +202,28 @@ TEST_CASE("scale-free TS-SA's spread is the Fisher information's, not 1 / n",
         Approx(std::cbrt(sigmoid(eta) * (1 - sigmoid(eta))) / std::sqrt(information))
             .epsilon(1e-12));
 }
+
+TEST_CASE("scale-free TS-SA steps in mean coordinates: the running mean of Bernoulli rewards",
+          "[ts_sa][fisher]") {
+  // Flat prior (J = m i, so the Fisher step in mu is (xbar - mu) / m) and h = 1e6 (the
+  // Langevin jitter's standard deviation is sqrt(2 / (h m)) posterior sds, 1e-5 here): the
+  // success probability sigmoid(eta) is the running mean of the rewards. A step in eta, the
+  // linearisation, drifts away from it at low rates (docs/scale-free-ts-sa.md).
+  ts_sa<bernoulli_model>::params p;
+  p.warmup = 4;  // a finite warm start needs a success and a failure under the flat prior
+  p.step_size = 1e6;
+  p.sa_schedule = ts_sa<bernoulli_model>::params::newton_schedule(1e6);
+  p.prior = normal_prior::flat();
+  ts_sa<bernoulli_model> policy(1, p);
+  xoshiro256pp gen(8);
+  double successes = 0.0;
+  for (int i = 0; i < 4000; ++i) {
+    const double x = i == 0 || (i > 3 && uniform01(gen) < 0.03) ? 1.0 : 0.0;
+    successes += x;
+    policy.update(0, x, gen);
+  }
+  const double p_hat = sigmoid(policy.linear_predictors()(0));
+  // The jitter moves the logit by about 1e-5 posterior sds, 1e-5 / sqrt(4000 p (1 - p)): a
+  // relative error of the probability far below 1e-4.
+  CHECK(p_hat == Approx(successes / 4000.0).epsilon(1e-4));
+}
