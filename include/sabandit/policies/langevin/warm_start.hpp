@@ -114,7 +114,11 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
     const double grad_norm2 = grad.squaredNorm();
     bool accepted = false;
     step *= 2.0;
-    for (int halving = 0; halving < 100 && !accepted; ++halving) {
+    // Up to 1,100 halvings: enough to bring any finite step below the smallest double, so an
+    // extreme but accepted reward (a Poisson count of 1e150, whose first gradient is 1e150)
+    // still finds the region where the model's mean is finite. Only searches that failed
+    // before take more than 100.
+    for (int halving = 0; halving < 1100 && !accepted; ++halving) {
       trial = theta + step * grad;
       gradient(trial, trial_grad);
       const double far_slope = trial_grad.dot(grad);
