@@ -81,11 +81,7 @@ class ts_sgld
              langevin::last_iterate{},
              {p.warmup, p.inner_steps, 0.0, p.init, p.prior, p.warm_start}),
         params_(p),
-        next_(this->dimension(), this->num_arms()),
-        grad_(this->dimension(), this->num_arms()),
-        noise_(this->dimension(), this->num_arms()),
-        noise_scale_(this->num_arms()),
-        preconditioner_(Eigen::ArrayXd::Ones(this->num_arms())) {}
+        next_(this->dimension(), this->num_arms()) {}
 
   /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
@@ -93,19 +89,24 @@ class ts_sgld
   /// Moves every arm's chain N steps, then plays the best last iterate. Strong guarantee: the
   /// chains move aside and are committed together, only if all stayed finite.
   ///
-  /// All arms move at once (the update of langevin_step, kernels/langevin.hpp, with the noise
-  /// scale and prior weight of each arm): the round's mini-batches come from one block of
-  /// random indices (uniform_minibatch::begin_round; up to 2^24 indices a round, beyond which
-  /// they are drawn arm by arm), each step's noise from one d x K normal
-  /// fill, and the step is whole-array arithmetic; only the gradient is asked arm by arm. With
-  /// N = 1 the engine is used as an arm-by-arm loop would use it (the block's key, then d
-  /// normals per arm, in arm order) and the arithmetic is the same, so the results are too.
+  /// Each arm's chain steps through the Langevin core's one loop (langevin::core::advance_all,
+  /// the loop TS-SA's identity metric uses) with eq. 2's noise scale sqrt(tau / n_a) and prior
+  /// weight 1 / n_a; the round's mini-batches come from one block of random indices
+  /// (uniform_minibatch::begin_round; up to 2^24 indices a round, beyond which they are drawn
+  /// arm by arm), then each arm draws its d normals per step, in arm order.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (const auto arm = this->warm_up_arm()) return *arm;
-    return langevin::for_dimension(this->dimension(), [&](auto d) {
-      return move_chains<decltype(d)::value>(gen);
-    });
+    this->source().begin_round(params_.inner_steps, gen);
+    const Eigen::ArrayXd& pulls = this->statistics().counts();
+    const bool preconditioned = params_.metric == step_metric::fisher;
+    this->advance_all(next_, [&](Eigen::Index a) {  // eq. 2
+      const double n = pulls(a);  // >= Omega >= 1: every arm is past its warm-up
+      return langevin::step_settings{params_.step_size, std::sqrt(params_.temperature / n),
+                                     1.0 / n, preconditioned ? n : 0.0};
+    }, gen);
+    this->commit_all(next_);
+    return this->greedy_argmax();
   }
 
   /// Strong guarantee; the chains move in select(), so this only records the reward (and
@@ -140,43 +141,6 @@ class ts_sgld
   }
 
  private:
-  // select() for dimension D (langevin/dimension.hpp).
-  template <int D, std::uniform_random_bit_generator URBG>
-  Eigen::Index move_chains(URBG& gen) {
-    auto& source = this->source();
-    source.begin_round(params_.inner_steps, gen);
-    const Eigen::ArrayXd& pulls = this->statistics().counts();
-    const double h = params_.step_size;
-    noise_scale_ = (params_.temperature / pulls).sqrt() * std::sqrt(2.0 * h);  // eq. 2
-    next_ = this->parameter_estimates();
-    for (Eigen::Index j = 0; j < params_.inner_steps; ++j) {
-      for (Eigen::Index a = 0; a < this->num_arms(); ++a) {
-        auto grad = langevin::column_view<D>(grad_, a);
-        const auto theta = langevin::column_view<D>(std::as_const(next_), a);
-        source.gradient(this->model(), a, langevin::column_view<D>(this->features(), a), theta,
-                        grad, gen);
-        params_.prior.add_log_density_gradient(theta, 1.0 / pulls(a), grad);
-        if (params_.metric == step_metric::fisher) {
-          preconditioner_(a) = this->fisher_preconditioner(a, theta, pulls(a));
-          grad *= preconditioner_(a);
-        }
-      }
-      fill_standard_normal(noise_, gen);
-      // eq. 2 for every arm; arm a's column scaled by its noise scale (coefficient-wise, in
-      // the order (theta + h g) + scale xi); preconditioned, the noise variance by P too.
-      if (params_.metric == step_metric::fisher) {
-        next_.array() = next_.array() + h * grad_.array() +
-                        noise_.array().rowwise() *
-                            (noise_scale_ * preconditioner_.sqrt()).transpose();
-      } else {
-        next_.array() = next_.array() + h * grad_.array() +
-                        noise_.array().rowwise() * noise_scale_.transpose();
-      }
-    }
-    this->commit_all(next_);
-    return this->greedy_argmax();
-  }
-
   static params validated(const params& p) {
     langevin::validate_common(p);
     detail::require_at_least<Eigen::Index>("batch_size", p.batch_size, 1);
@@ -185,9 +149,6 @@ class ts_sgld
 
   params params_;
   Eigen::MatrixXd next_;  // the chains' moves of a round, committed together
-  Eigen::MatrixXd grad_, noise_;  // scratch of a round's step: gradients and normals, d x K
-  Eigen::ArrayXd noise_scale_;    // sqrt(tau / n_a) sqrt(2h) per arm
-  Eigen::ArrayXd preconditioner_;  // P_a of the Fisher metric (1 in the identity metric)
 };
 
 static_assert(Policy<ts_sgld<>>);

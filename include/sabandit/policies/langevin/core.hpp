@@ -88,10 +88,13 @@ struct core_settings {
 };
 
 /// One chain move's Langevin step: omega = theta + h (g + w grad log pi) + c sqrt(2h) xi.
+/// With fisher_pulls = n > 0 the drift and the noise variance are multiplied by the Fisher
+/// metric's P = n / J (TS-SGLD's optional preconditioning, ts_sgld::params::metric).
 struct step_settings {
   double step_size;     ///< h
   double noise_scale;   ///< c: 1 for TS-SA's proposal (line 8); sqrt(tau / n) for SGLD (eq. 2)
   double prior_weight;  ///< w: 0 for TS-SA (its target has no prior); 1/n for TS-SGLD
+  double fisher_pulls = 0.0;  ///< n of P = n / J, or 0: no preconditioning
 };
 
 /// Checks the members every Langevin policy's params share, naming each: h in (0, 1e6],
@@ -317,12 +320,21 @@ class core {
     return work_;
   }
 
-  /// The Fisher metric's preconditioner P = n / J for an arm with `pulls` rewards at theta (the
-  /// inverse of one reward's share of the posterior information; header comment): TS-SGLD's
-  /// optional preconditioning (ts_sgld::params::metric) scales its step by it.
-  template <class Theta>
-  [[nodiscard]] double fisher_preconditioner(Eigen::Index arm, const Theta& theta, double pulls) {
-    return pulls / posterior_information(arm, theta, phi_.col(arm).dot(theta), pulls);
+  /// advance() for every arm in turn, arm a with n = its pulls and `step_for(a)`, into column a
+  /// of `out` (Theta is not touched; commit_all stores the result): TS-SGLD's round. One
+  /// dimension dispatch and one local copy of the engine for the whole round, which the
+  /// engine's stream does not see: the draws are those of K calls of advance().
+  template <class StepFor, std::uniform_random_bit_generator URBG>
+  void advance_all(Eigen::MatrixXd& out, StepFor&& step_for, URBG& gen) {
+    for_dimension(dimension(), [&](auto d) {
+      detail::with_local_engine(gen, [&](auto& engine) {
+        for (Eigen::Index a = 0; a < num_arms(); ++a) {
+          const auto pulls = static_cast<Eigen::Index>(stats_.count(a));
+          advance_in<decltype(d)::value>(a, pulls, step_for(a), engine);
+          out.col(a) = work_;
+        }
+      });
+    });
   }
 
   /// Stores theta_a = `theta` for an arm with `pulls` pulls and sets its score distribution.
@@ -356,12 +368,28 @@ class core {
     const double gamma = averager_.weight(n);
     const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
     for (Eigen::Index j = 0; j < steps; ++j) {
+      // P first: a model without its own information differentiates in the gradient's scratch.
+      const double metric = step.fisher_pulls > 0.0 ? fisher_preconditioner(arm, work, step.fisher_pulls)
+                                                    : 1.0;
       source_.gradient(model_, arm, phi, work, grad, gen);
       if (step.prior_weight != 0.0)
         settings_.prior.add_log_density_gradient(work, step.prior_weight, grad);
-      langevin_step(work, grad, step.step_size, step.noise_scale, proposal, gen);
+      if (step.fisher_pulls > 0.0) {
+        grad *= metric;
+        langevin_step(work, grad, step.step_size, step.noise_scale * std::sqrt(metric), proposal,
+                      gen);
+      } else {
+        langevin_step(work, grad, step.step_size, step.noise_scale, proposal, gen);
+      }
       averager_.average(work, proposal, gamma);
     }
+  }
+
+  // The Fisher metric's preconditioner P = n / J for an arm with `pulls` rewards at theta (the
+  // inverse of one reward's share of the posterior information; header comment).
+  template <class Theta>
+  [[nodiscard]] double fisher_preconditioner(Eigen::Index arm, const Theta& theta, double pulls) {
+    return pulls / posterior_information(arm, theta, phi_.col(arm).dot(theta), pulls);
   }
 
   // advance() in the Fisher metric, for dimension D: the loop of advance_in with line 8
