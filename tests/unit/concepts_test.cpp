@@ -49,3 +49,30 @@ TEST_CASE("policies run with the archetype engine and model", "[concepts]") {
   CHECK(sa.parameter_estimates().allFinite());
   CHECK(sgld.parameter_estimates().allFinite());
 }
+
+// The parts a Langevin policy is composed from (policies/langevin/parts.hpp): the shipped
+// ones model their concepts, and a part without a required member does not.
+namespace {
+struct source_without_gradient : sabandit::langevin::recent_window {
+  using recent_window::recent_window;
+  void gradient() = delete;  // hides the base's template: no gradient(model, arm, ...) left
+};
+struct averager_without_weight {
+  void validate(Eigen::Index) const {}
+  [[nodiscard]] Eigen::Index iterations(Eigen::Index, Eigen::Index fixed) const { return fixed; }
+  template <class T, class O>
+  void average(T& theta, const O& omega, double) const { theta = omega; }
+};
+}  // namespace
+static_assert(sabandit::langevin::GradientSource<sabandit::langevin::recent_window>);
+static_assert(sabandit::langevin::GradientSource<sabandit::langevin::uniform_minibatch>);
+static_assert(!sabandit::langevin::GradientSource<source_without_gradient>);
+static_assert(sabandit::langevin::Averager<sabandit::langevin::sa_averaging<sabandit::polynomial_decay>>);
+static_assert(sabandit::langevin::Averager<sabandit::langevin::last_iterate>);
+static_assert(!sabandit::langevin::Averager<averager_without_weight>);
+
+TEST_CASE("the Langevin parts model their concepts", "[concepts]") {
+  // The static_asserts above are the test; this case makes the file's part of the report.
+  CHECK(sabandit::langevin::GradientSource<sabandit::langevin::recent_window>);
+  CHECK_FALSE(sabandit::langevin::Averager<averager_without_weight>);
+}

@@ -56,6 +56,7 @@
 #include "sabandit/policies/detail/gaussian_scores.hpp"
 #include "sabandit/policies/detail/warm_up.hpp"
 #include "sabandit/policies/langevin/dimension.hpp"
+#include "sabandit/policies/langevin/parts.hpp"
 #include "sabandit/policies/langevin/warm_start.hpp"
 #include "sabandit/state/persist.hpp"
 
@@ -126,7 +127,7 @@ void persist_common(Params& p, Archive& ar) {
 }
 
 /// The shared state and mechanics of a Langevin policy (see the header comment); policies derive from it.
-template <RewardModel Model, class GradientSource, class Averager>
+template <RewardModel Model, GradientSource Source, Averager Average>
 class core {
  public:
   /// K, the number of arms.
@@ -157,7 +158,7 @@ class core {
 
  protected:
   /// `source_size` is the window B or the batch size, passed to GradientSource(size, K).
-  core(Eigen::MatrixXd features, Model model, Eigen::Index source_size, Averager averager,
+  core(Eigen::MatrixXd features, Model model, Eigen::Index source_size, Average averager,
        const core_settings& settings)
       : phi_(validated_features(std::move(features), source_size)),
         theta_(Eigen::MatrixXd::Constant(phi_.rows(), phi_.cols(), settings.prior.mean)),
@@ -198,7 +199,7 @@ class core {
       self = std::remove_const_t<Self>(std::move(features), p, std::move(model));
     ar("theta", self.theta_);
     ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
-    ar.nest("source", [&] { GradientSource::persist(self.source_, ar); });
+    ar.nest("source", [&] { Source::persist(self.source_, ar); });
     if constexpr (Archive::reading) {
       for (Eigen::Index a = 0; a < self.num_arms(); ++a) {
         const auto pulls = static_cast<Eigen::Index>(self.stats_.count(a));
@@ -211,9 +212,9 @@ class core {
   }
 
   /// The gradient source (its windows or histories).
-  [[nodiscard]] const GradientSource& source() const noexcept { return source_; }
+  [[nodiscard]] const Source& source() const noexcept { return source_; }
   /// The same, to draw from: TS-SGLD moves every arm's chain in one pass (ts_sgld::select).
-  [[nodiscard]] GradientSource& source() noexcept { return source_; }
+  [[nodiscard]] Source& source() noexcept { return source_; }
 
   /// Throws std::length_error if K arms in dimension d with a gradient source of `source_size`
   /// need more than bounds::state_doubles doubles, before anything is allocated; returns K.
@@ -233,8 +234,8 @@ class core {
       return __builtin_add_overflow(x, y, &r) ? big : r;
     };
     const Eigen::Index per_arm =
-        add(add(mul(dimension, 2), GradientSource::doubles_per_arm(source_size)), 6);
-    const Eigen::Index shared = add(mul(dimension, 4), GradientSource::shared_doubles(source_size));
+        add(add(mul(dimension, 2), Source::doubles_per_arm(source_size)), 6);
+    const Eigen::Index shared = add(mul(dimension, 4), Source::shared_doubles(source_size));
     return detail::require_state_size("a Langevin policy", num_arms, per_arm, shared);
   }
 
@@ -524,8 +525,8 @@ class core {
   Eigen::MatrixXd theta_;
   Eigen::ArrayXd phi_norm_;
   Model model_;
-  GradientSource source_;
-  Averager averager_;
+  Source source_;
+  Average averager_;
   core_settings settings_;
   arm_statistics stats_;
   detail::warm_up warm_up_;
