@@ -100,6 +100,55 @@ template <RewardModel Model>
   return std::isfinite(info) && info > 0.0 ? info : 0.0;
 }
 
+/// The model's geometry at a linear predictor eta = <phi, theta> already computed, for the
+/// scale-free TS-SA's every step: the canonical-link models write these as functions of eta
+/// (`information_at`, `mean_at`, `mean_slope_at`, `normalizing_slope_at`), which are asked in
+/// scalars; any other model is asked through its (phi, theta) members, the same values.
+/// One dispatch here rather than a branch at every use.
+namespace detail {
+/// fisher_information at eta (scratch as there).
+template <RewardModel Model, class Phi, class Theta>
+[[nodiscard]] double fisher_information_at(const Model& model, const Phi& phi, const Theta& theta,
+                                           double eta, Eigen::VectorXd& shifted,
+                                           Eigen::VectorXd& grad) {
+  if constexpr (requires { model.information_at(eta); }) {
+    const double info = model.information_at(eta);
+    return std::isfinite(info) && info > 0.0 ? info : 0.0;  // as fisher_information reports it
+  } else {
+    return fisher_information(model, phi, theta, shifted, grad);
+  }
+}
+/// The mean g(eta).
+template <RewardModel Model, class Phi, class Theta>
+[[nodiscard]] double mean_at(const Model& model, const Phi& phi, const Theta& theta, double eta) {
+  if constexpr (requires { model.mean_at(eta); }) {
+    return model.mean_at(eta);
+  } else {
+    return model.mean(phi, theta);
+  }
+}
+/// g'(eta), for an InvertibleLinkModel.
+template <InvertibleLinkModel Model, class Phi, class Theta>
+[[nodiscard]] double mean_slope_at(const Model& model, const Phi& phi, const Theta& theta,
+                                   double eta) {
+  if constexpr (requires { model.mean_slope_at(eta); }) {
+    return model.mean_slope_at(eta);
+  } else {
+    return model.mean_slope(phi, theta);
+  }
+}
+/// d psi / d eta, for a NormalizingCoordinateModel.
+template <NormalizingCoordinateModel Model, class Phi, class Theta>
+[[nodiscard]] double normalizing_slope_at(const Model& model, const Phi& phi, const Theta& theta,
+                                          double eta) {
+  if constexpr (requires { model.normalizing_slope_at(eta); }) {
+    return model.normalizing_slope_at(eta);
+  } else {
+    return model.normalizing_slope(phi, theta);
+  }
+}
+}  // namespace detail
+
 /// The same with its own scratch (allocates; for check_model and one-off use).
 template <RewardModel Model>
 [[nodiscard]] double fisher_information(const Model& model, const vector_cref& phi,

@@ -262,44 +262,46 @@ class core {
     detail::require_supported_reward(model_, reward);
     const auto pulls_before = static_cast<Eigen::Index>(stats_.count(arm));
     if (pulls_before < settings_.warmup) {
-      const auto saved = source_.save(arm);
-      source_.record(arm, reward);
-      if (pulls_before + 1 == settings_.warmup) {
-        try {  // line 1: theta_a from the prior, or the warm start
-          const auto& rewards = source_.rewards(arm);
-          const auto count = static_cast<double>(settings_.warmup);
-          // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega);
-          // the fit uses them all through their sum. When it holds them all, its own mean is
-          // theirs (and keeps the paper-reproduction numbers bit for bit).
-          const double mean = rewards.size() == settings_.warmup
-                                  ? rewards.mean()
-                                  : (stats_.sums()(arm) + reward) / count;
-          const warm_up_data<std::decay_t<decltype(rewards)>> data{rewards, mean, count};
-          detail::initial_parameter(model_, data, phi_.col(arm), settings_.init,
-                                    settings_.prior, settings_.warm_start, arm, gen, work_,
-                                    grad_, trial_, proposal_);
-          commit(arm, work_, settings_.warmup);
-        } catch (...) {
-          source_.restore(arm, saved);
-          throw;
-        }
-      }
+      record_then(arm, reward, [&] {
+        if (pulls_before + 1 < settings_.warmup) return;
+        // line 1 at the arm's last warm-up pull: theta_a from the prior, or the warm start
+        const auto& rewards = source_.rewards(arm);
+        const auto count = static_cast<double>(settings_.warmup);
+        // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega);
+        // the fit uses them all through their sum. When it holds them all, its own mean is
+        // theirs (and keeps the paper-reproduction numbers bit for bit).
+        const double mean = rewards.size() == settings_.warmup
+                                ? rewards.mean()
+                                : (stats_.sums()(arm) + reward) / count;
+        const warm_up_data<std::decay_t<decltype(rewards)>> data{rewards, mean, count};
+        detail::initial_parameter(model_, data, phi_.col(arm), settings_.init,
+                                  settings_.prior, settings_.warm_start, arm, gen, work_,
+                                  grad_, trial_, proposal_);
+        commit(arm, work_, settings_.warmup);
+      });
     } else if (settings_.metric == step_metric::fisher) {
       // The Fisher metric's step is the posterior recursion (header comment): the newest
       // reward enters the gradient now, not one pull of this arm later as Alg. 1 line 8 has it.
-      const auto saved = source_.save(arm);
-      source_.record(arm, reward);
-      try {
-        learn(pulls_before);
-      } catch (...) {
-        source_.restore(arm, saved);
-        throw;
-      }
+      record_then(arm, reward, [&] { learn(pulls_before); });
     } else {
       learn(pulls_before);
       source_.record(arm, reward);
     }
     stats_.add(arm, reward);
+  }
+
+  /// Records `reward` of `arm` in the gradient source, then runs `body`; if body throws, the
+  /// record is undone first (the strong guarantee of update()).
+  template <class Body>
+  void record_then(Eigen::Index arm, double reward, Body&& body) {
+    const auto saved = source_.save(arm);
+    source_.record(arm, reward);
+    try {
+      body();
+    } catch (...) {
+      source_.restore(arm, saved);
+      throw;
+    }
   }
 
   /// The chain's inner loop for an arm with n pulls, from theta_a, into scratch (Theta is not
@@ -433,19 +435,15 @@ class core {
   // Fisher scoring's usual safeguard: without a link to follow, one extreme reward would
   // otherwise throw the iterate of a log-link model past exp's range for good. The step in
   // mean coordinates needs no bound: it stays between the mean and the rewards.
-  // Models with the same functions at eta (the canonical-link ones) are asked in scalars: eta
-  // is computed once, and a round of TS-SA costs what its arithmetic costs.
+  // eta is computed once per step and the model asked at it (models/information.hpp: the
+  // canonical-link models answer in scalars).
   template <class Theta>
   [[nodiscard]] double mean_coordinate_drift(Eigen::Index arm, const Theta& theta, double eta,
                                              double linear, double information) const {
     if constexpr (InvertibleLinkModel<Model>) {
-      double mean = 0.0;
-      if constexpr (requires(double e) { model_.mean_at(e) + model_.mean_slope_at(e); }) {
-        mean = model_.mean_at(eta) + model_.mean_slope_at(eta) * linear;
-      } else {
-        const auto phi = phi_.col(arm);
-        mean = model_.mean(phi, theta) + model_.mean_slope(phi, theta) * linear;
-      }
+      const auto phi = phi_.col(arm);
+      const double mean = detail::mean_at(model_, phi, theta, eta) +
+                          detail::mean_slope_at(model_, phi, theta, eta) * linear;
       const double moved = model_.link(mean) - eta;
       if (std::isfinite(moved)) return moved;
     }
@@ -459,13 +457,8 @@ class core {
   template <class Theta>
   [[nodiscard]] double posterior_information(Eigen::Index arm, const Theta& theta, double eta,
                                              double in_hand) {
-    double per_reward = 0.0;
-    if constexpr (requires(double e) { model_.information_at(e); }) {
-      per_reward = model_.information_at(eta);  // as fisher_information reports it:
-      if (!(per_reward > 0.0 && std::isfinite(per_reward))) per_reward = 0.0;  // never < 0
-    } else {
-      per_reward = fisher_information(model_, phi_.col(arm), theta, trial_, grad_);
-    }
+    const double per_reward =
+        detail::fisher_information_at(model_, phi_.col(arm), theta, eta, trial_, grad_);
     const double prior = settings_.prior.precision() / (phi_norm_(arm) * phi_norm_(arm));
     return std::max(prior + in_hand * per_reward, std::numeric_limits<double>::min());
   }
@@ -480,13 +473,9 @@ class core {
       const double information =
           posterior_information(arm, stored, eta, static_cast<double>(pulls));
       const double sd = std::sqrt(settings_.decision_temperature / information);
-      if constexpr (requires(double e) { model_.mean_at(e) + model_.normalizing_slope_at(e); } &&
-                    NormalizingCoordinateModel<Model>) {  // the same law, less skewed
-        scores_.set(arm, model_.normalizing_coordinate(model_.mean_at(eta)),
-                    model_.normalizing_slope_at(eta) * sd);
-      } else if constexpr (NormalizingCoordinateModel<Model>) {
-        scores_.set(arm, model_.normalizing_coordinate(model_.mean(phi, stored)),
-                    model_.normalizing_slope(phi, stored) * sd);
+      if constexpr (NormalizingCoordinateModel<Model>) {  // the same law, less skewed
+        scores_.set(arm, model_.normalizing_coordinate(detail::mean_at(model_, phi, stored, eta)),
+                    detail::normalizing_slope_at(model_, phi, stored, eta) * sd);
       } else {
         scores_.set(arm, predictors_(arm), sd);
       }
