@@ -15,12 +15,13 @@ using namespace sabandit;
 
 TEST_CASE("Langevin policies decide on the linear predictor, not the mean",
           "[langevin][glm]") {
-  // Two logistic arms warmed up (flat prior: the MLE) to logits log(0.8/0.2) = 1.39 and
+  // Two logistic arms warmed up (flat prior, no pseudo-rewards: the MLE) to logits log(0.8/0.2) = 1.39 and
   // log(0.6/0.4) = 0.41 after 60 pulls each.
   // Alg. 1's metric, whose line-4 spread sqrt(tau / n) |phi_a| the replay below recomputes.
   ts_sa<bernoulli_model> policy(unit_features(2), {.warmup = 60, .window = 60,
                                                    .prior = normal_prior::flat(),
-                                                   .metric = step_metric::identity});
+                                                   .metric = step_metric::identity,
+                                                   .prior_rewards = {}});
   xoshiro256pp gen(8);
   for (int i = 0; i < 60; ++i) {
     policy.update(0, i % 5 < 4 ? 1.0 : 0.0, gen);  // 48 of 60
@@ -56,7 +57,9 @@ TEST_CASE("the warm start is the MAP under the prior, for a generic model", "[la
   // One 0 reward, Omega = 1, the Bernoulli default prior N(0, 4): the MAP logit solves
   // -sigmoid(eta) - eta / 4 = 0 (about -1.05), not the MLE -infinity. The Bernoulli model has
   // no closed form, so this exercises the line-searched ascent.
-  ts_sa<bernoulli_model> policy(unit_features(1), {.warmup = 1});
+  ts_sa<bernoulli_model> policy(unit_features(1), {.warmup = 1,
+                                                   .prior = bernoulli_model::default_prior(),
+                                                   .prior_rewards = {}});
   xoshiro256pp gen(1);
   policy.update(0, 0.0, gen);
   const double eta = policy.parameter_estimates()(0, 0);
@@ -134,7 +137,8 @@ TEST_CASE("the warm start has no maximiser to find: it throws, never stores", "[
   // A flat prior and a warm-up of zeros: the logit's likelihood increases towards -infinity.
   // The gradient vanishes (about e^-21 at -21) but the Newton step does not, so the search must
   // give up with an error rather than store a finite garbage logit.
-  ts_sa<bernoulli_model> policy(unit_features(2), {.warmup = 3, .prior = normal_prior::flat()});
+  ts_sa<bernoulli_model> policy(unit_features(2),
+                                {.warmup = 3, .prior = normal_prior::flat(), .prior_rewards = {}});
   xoshiro256pp gen(1);
   policy.update(0, 0.0, gen);
   policy.update(0, 0.0, gen);
@@ -148,7 +152,9 @@ TEST_CASE("the warm start has no maximiser to find: it throws, never stores", "[
 TEST_CASE("the warm start converges for a large Poisson mean", "[langevin][prior]") {
   // 19 counts of mean ~10^6: the curvature 19 e^eta ~ 2e7 makes a raw-gradient test unreachable
   // (one ulp of eta moves the gradient by ~1e-8 x 2e7); the Newton-step test is relative to eta.
-  ts_sa<poisson_model> policy(unit_features(1), {.warmup = 19, .window = 19});
+  ts_sa<poisson_model> policy(unit_features(1), {.warmup = 19, .window = 19,
+                                                 .prior = poisson_model::default_prior(),
+                                                 .prior_rewards = {}});
   xoshiro256pp gen(2);
   double sum = 0;
   for (int i = 0; i < 19; ++i) {

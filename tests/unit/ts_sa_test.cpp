@@ -1,5 +1,6 @@
 // TS-SA against Algorithm 1 line by line, and its constant memory.
 #include <cmath>
+#include <sstream>
 
 #include "sabandit/sabandit.hpp"
 #include "support/archetypes.hpp"
@@ -194,8 +195,9 @@ TEST_CASE("scale-free TS-SA's spread is the Fisher information's, not 1 / n",
   for (int i = 0; i < 5000; ++i) policy.update(0, i % 50 == 0 ? 1.0 : 0.0, gen);
   const double eta = policy.linear_predictors()(0);
   CHECK(sigmoid(eta) == Approx(0.02).epsilon(0.1));  // the running mean of the rewards, 2 %
-  const double information =
-      bernoulli_model::default_prior().precision() + 5000 * sigmoid(eta) * (1 - sigmoid(eta));
+  // J counts the 5000 rewards and the default prior's 2 pseudo-rewards (Beta(1, 1)); the normal
+  // prior beside them is flat.
+  const double information = (5000 + 2) * sigmoid(eta) * (1 - sigmoid(eta));
   // Line 4 draws in the Beta posterior's normalizing coordinate B(mu; 1/3, 1/3), whose slope
   // in eta is (p (1 - p))^(1/3).
   CHECK(policy.decision_spreads()(0) ==
@@ -214,6 +216,7 @@ TEST_CASE("scale-free TS-SA steps in mean coordinates: the running mean of Berno
   p.step_size = 1e6;
   p.sa_schedule = ts_sa<bernoulli_model>::params::newton_schedule(1e6);
   p.prior = normal_prior::flat();
+  p.prior_rewards = {};  // no pseudo-rewards either: the maximum-likelihood recursion
   ts_sa<bernoulli_model> policy(1, p);
   xoshiro256pp gen(8);
   double successes = 0.0;
@@ -226,4 +229,79 @@ TEST_CASE("scale-free TS-SA steps in mean coordinates: the running mean of Berno
   // The jitter moves the logit by about 1e-5 posterior sds, 1e-5 / sqrt(4000 p (1 - p)): a
   // relative error of the probability far below 1e-4.
   CHECK(p_hat == Approx(successes / 4000.0).epsilon(1e-4));
+}
+
+TEMPLATE_TEST_CASE("scale-free TS-SA's iterate is exact TS's posterior mean: the conjugate prior "
+                   "as pseudo-rewards",
+                   "[ts_sa][fisher]", bernoulli_model, poisson_model) {
+  // With the default prior's m0 pseudo-rewards of sum s0 (Beta(1, 1): 1 in 2; Gamma(1, 1e-4):
+  // 1 in 1e-4), J = (m + m0) i and the Fisher step in mean coordinates is (x - mu) / (m + m0):
+  // the recursion of (s0 + x_1 + ... + x_m) / (m0 + m), which the warm start begins exactly.
+  // h = 1e6 makes the Langevin jitter sqrt(2 / (h m)) posterior sds, a relative error of the
+  // mean far below the 1e-4 checked (as in the running-mean test above).
+  using policy_type = ts_sa<TestType>;
+  typename policy_type::params p;
+  p.step_size = 1e6;
+  p.sa_schedule = policy_type::params::newton_schedule(1e6);
+  const pseudo_rewards prior = TestType::default_pseudo_rewards();
+  REQUIRE(p.prior_rewards.sum == prior.sum);
+  REQUIRE(p.prior_rewards.count == prior.count);
+  REQUIRE(p.prior.is_flat());  // not counted twice
+  policy_type policy(1, p);
+  xoshiro256pp gen(21);
+  const auto mean = [&] { return policy.model().mean(policy.features().col(0),
+                                                     policy.parameter_estimates().col(0)); };
+  // The warm start from a single 0: the prior alone decides, where the normal prior's MAP
+  // would sit at an extreme (and a flat one has none).
+  policy.update(0, 0.0, gen);
+  // (the warm start stops within a Newton step of 1e-9 (1 + |eta|): a relative 2e-9 in the mean)
+  CHECK(mean() == Approx(prior.sum / (1.0 + prior.count)).epsilon(1e-8));
+  double sum = 0.0;
+  const int m = 3000;
+  for (int i = 1; i < m; ++i) {
+    const double x = uniform01(gen) < 0.05 ? 1.0 : 0.0;  // a 5 % rate: few events
+    sum += x;
+    policy.update(0, x, gen);
+  }
+  CHECK(mean() == Approx((prior.sum + sum) / (prior.count + m)).epsilon(1e-4));
+}
+
+// --- A new composition (langevin/parts.hpp): TS-SA with TS-SGLD's gradient source ----------
+
+using ts_sa_minibatch = ts_sa<gaussian_model, polynomial_decay, langevin::uniform_minibatch>;
+static_assert(Policy<ts_sa_minibatch>);
+
+TEST_CASE("TS-SA over uniform mini-batches of the history: one line, and its estimate is "
+          "consistent", "[ts_sa][composition][statistical]") {
+  // Scale-free defaults with B = 8 rewards drawn uniformly from the arm's whole history. With
+  // the Newton schedule the iterate after m rewards is the average of the m mini-batch means
+  // b_k (k = 1..m, drawn from the first k rewards), plus the Langevin jitter. E b_k = mu, and
+  //   Var((1/m) sum_k b_k) = sigma^2 / m^2 sum_i (H_m - H_{i-1})^2 + subsampling + jitter
+  //                        ~ 2 sigma^2 / m + sigma^2 / (B m) + 2 sigma^2 / (h m)
+  // (sum_i ln^2(m / i) ~ 2 m; each mini-batch adds at most sigma^2 / B of variance, weight 1/m).
+  constexpr double mu = 3.0, sigma2 = 4.0, h = 100.0;
+  constexpr int m = 4000, batch = 8;
+  ts_sa_minibatch policy(unit_features(1), {.window = batch}, gaussian_model(sigma2));
+  CHECK(ts_sa_minibatch::state_name() == "ts_sa<gaussian,polynomial_decay,uniform_minibatch>");
+  xoshiro256pp gen(31);
+  for (int i = 0; i < m; ++i) policy.update(0, mu + std::sqrt(sigma2) * standard_normal(gen), gen);
+  const double sd = std::sqrt(sigma2 / m * (2.0 + 1.0 / batch + 2.0 / h));
+  CHECK(std::abs(policy.parameter_estimates()(0, 0) - mu) < 5.0 * sd);  // 5 sigma
+  // Its source keeps the whole history: memory grows with the pulls, as TS-SGLD's does.
+  CHECK(policy.statistics().count(0) == m);
+
+  SECTION("a copy is a checkpoint, and a save restores it") {
+    std::stringstream saved;
+    policy.save(saved);
+    ts_sa_minibatch restored(1);
+    restored.restore(saved);
+    xoshiro256pp a(5), b(5);
+    for (int t = 0; t < 200; ++t) {
+      const double x = standard_normal(a);
+      (void)standard_normal(b);
+      policy.update(0, x, a);
+      restored.update(0, x, b);
+    }
+    CHECK(restored.parameter_estimates() == policy.parameter_estimates());
+  }
 }

@@ -58,6 +58,12 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   using posterior_type = beta_posterior;
   /// Beta(1, 1): uniform on the success probability (Agrawal & Goyal 2012).
   [[nodiscard]] static beta_prior default_conjugate_prior() { return {1.0, 1.0}; }
+  /// The same prior as pseudo-rewards, scale-free TS-SA's default (models/prior.hpp): alpha
+  /// successes in alpha + beta rewards.
+  [[nodiscard]] static pseudo_rewards default_pseudo_rewards() {
+    const beta_prior prior = default_conjugate_prior();
+    return {prior.alpha, prior.alpha + prior.beta};
+  }
   /// The posterior before any reward: the prior itself.
   [[nodiscard]] beta_posterior posterior(const beta_prior& prior) const {
     return beta_posterior(prior);

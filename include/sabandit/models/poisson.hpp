@@ -41,6 +41,12 @@ class poisson_model : public canonical_link<poisson_model> {
   using posterior_type = gamma_posterior;
   /// Gamma(1, 10^-4): nearly flat on the mean, so the first pulls dominate.
   [[nodiscard]] static gamma_prior default_conjugate_prior() { return {}; }
+  /// The same prior as pseudo-rewards, scale-free TS-SA's default (models/prior.hpp): shape
+  /// events in an exposure of rate.
+  [[nodiscard]] static pseudo_rewards default_pseudo_rewards() {
+    const gamma_prior prior = default_conjugate_prior();
+    return {prior.shape, prior.rate};
+  }
   /// The posterior before any reward: the prior itself.
   [[nodiscard]] gamma_posterior posterior(const gamma_prior& prior) const {
     return gamma_posterior(prior);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <concepts>
 #include <limits>
+#include <string>
+#include <string_view>
 
 #include <Eigen/Core>
 
@@ -53,7 +55,38 @@ struct normal_prior {
   }
 };
 
+/// A conjugate prior written as data: `count` pseudo-rewards whose sum is `sum` (Diaconis and
+/// Ylvisaker's form, log pi(eta) = sum eta - count b(eta) for a canonical-link model). The
+/// default conjugate priors of exact TS are of this form: Beta(alpha, beta) is alpha successes in
+/// alpha + beta rewards, Gamma(shape, rate) is shape events in an exposure of rate.
+/// Scale-free TS-SA (ts_sa's default) adds them to an arm's rewards: its warm start fits their
+/// mean, its Fisher information counts them, and its mean-coordinate recursion then tracks the
+/// conjugate posterior mean (sum + x_1 + ... + x_m) / (count + m), exact TS's centre
+/// (docs/scale-free-ts-sa.md, "The prior"). None, {0, 0}, is the flat prior.
+struct pseudo_rewards {
+  double sum = 0.0;    ///< the pseudo-rewards' sum; |sum| <= 1e150
+  double count = 0.0;  ///< how many they weigh; in [0, 1e100]
+
+  /// Whether there are none (count and sum 0): the policy's normal prior alone.
+  [[nodiscard]] bool empty() const noexcept { return sum == 0.0 && count == 0.0; }
+
+  /// Saves or restores both (state/persist.hpp); the policy checks them when it is rebuilt.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("sum", self.sum);
+    ar("count", self.count);
+  }
+};
+
 namespace detail {
+/// Checks pseudo-rewards: |sum| <= 1e150 and count in [0, 1e100], named `name`.
+inline void validate(const pseudo_rewards& prior, std::string_view name) {
+  if (!(std::abs(prior.sum) <= bounds::prior_mean))
+    throw_invalid(std::string(name) + ".sum", prior.sum, "must be finite with |sum| <= 1e150");
+  if (!(prior.count >= 0.0 && prior.count <= 1e100))
+    throw_invalid(std::string(name) + ".count", prior.count, "must lie in [0, 1e100]");
+}
+
 /// Checks a prior: |mean| <= 1e150 and variance in [1e-100, 1e100], or +infinity (flat) unless
 /// `sampled` says whether the policy will draw from it (line 1), which a flat
 /// prior cannot serve.
@@ -76,6 +109,18 @@ template <class Model>
 [[nodiscard]] normal_prior default_prior() {
   if constexpr (requires { { Model::default_prior() } -> std::convertible_to<normal_prior>; }) {
     return Model::default_prior();
+  } else {
+    return {};
+  }
+}
+
+/// The pseudo-rewards scale-free TS-SA adds by default for `Model`: the model's own
+/// `default_pseudo_rewards()` (Bernoulli and Poisson: their exact TS's default conjugate prior),
+/// or none.
+template <class Model>
+[[nodiscard]] pseudo_rewards default_pseudo_rewards() {
+  if constexpr (requires { { Model::default_pseudo_rewards() } -> std::convertible_to<pseudo_rewards>; }) {
+    return Model::default_pseudo_rewards();
   } else {
     return {};
   }

@@ -2,6 +2,10 @@
 // TS-SA: Thompson sampling with stochastic approximation (the paper's Algorithm 1), with the
 // Experiments section's mini-batch of the B most recent rewards and warm-up of Omega pulls:
 // the composition  model x recent_window x sa_averaging  (policies/langevin/core.hpp).
+// The gradient source is a parameter: ts_sa<Model, Schedule, langevin::uniform_minibatch>
+// (include policies/langevin/uniform_minibatch.hpp) is TS-SA with TS-SGLD's uniform
+// mini-batches of B rewards from the whole history, a composition that the core's concepts
+// (langevin/parts.hpp) admit with no further code (tests/unit/ts_sa_test.cpp).
 //
 // Two configurations (docs/scale-free-ts-sa.md):
 //  - the default, `params{}`: scale-free. Lines 4 and 8 are measured in the model's Fisher
@@ -51,21 +55,27 @@
 
 namespace sabandit {
 
-/// TS-SA (Algorithm 1) over any RewardModel; models Policy. A copy is a checkpoint.
-template <RewardModel Model = gaussian_model, SaSchedule Schedule = polynomial_decay>
-class ts_sa
-    : public langevin::core<Model, langevin::recent_window, langevin::sa_averaging<Schedule>>,
-      public state::saveable<ts_sa<Model, Schedule>> {
-  using core = langevin::core<Model, langevin::recent_window, langevin::sa_averaging<Schedule>>;
+/// TS-SA (Algorithm 1) over any RewardModel and GradientSource (the B most recent rewards by
+/// default); models Policy. A copy is a checkpoint.
+template <RewardModel Model = gaussian_model, SaSchedule Schedule = polynomial_decay,
+          langevin::GradientSource Source = langevin::recent_window>
+class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedule>>,
+              public state::saveable<ts_sa<Model, Schedule, Source>> {
+  using core = langevin::core<Model, Source, langevin::sa_averaging<Schedule>>;
+  static constexpr bool windowed = std::same_as<Source, langevin::recent_window>;
 
  public:
   /// Defaults: scale-free TS-SA (the header comment, docs/scale-free-ts-sa.md): the Fisher
-  /// metric, h = 100, gamma_n = 1 / (h (n + 1)), B = 1, Omega = 1, N = 1, tau = 1, the
-  /// model's default prior and the MAP warm start. Every value follows from the derivation in
-  /// that document; none was tuned on a problem.
+  /// metric, h = 100, gamma_n = 1 / (h (n + 1)), B = 1, Omega = 1, N = 1, tau = 1, the MAP
+  /// warm start, and the prior of the model's exact TS as pseudo-rewards where it has one
+  /// (Bernoulli: Beta(1, 1); Poisson: Gamma(1, 1e-4); the normal prior is then flat), else the
+  /// model's default normal prior. Every value follows from the derivation in that document;
+  /// none was tuned on a problem.
   struct params {
     Eigen::Index warmup = 1;        ///< Omega >= 1: pulls of each arm before TS-SA starts
-    Eigen::Index window = 1;        ///< B >= 1: recent rewards in the gradient
+    /// B >= 1: the rewards in line 8's gradient: the most recent (recent_window), or the
+    /// size of a uniform mini-batch of the history (uniform_minibatch).
+    Eigen::Index window = 1;
     Eigen::Index inner_steps = 1;   ///< N >= 1: LMC + SA iterations per update
     /// h in (0, 1e6]: Langevin step (line 8). In the Fisher metric the SA average keeps a
     /// jitter of 2 / h of the posterior variance: 2 % at 100. Change it together with
@@ -75,11 +85,19 @@ class ts_sa
     Schedule sa_schedule = newton_schedule(default_step_size);  ///< gamma_n (line 9)
     /// Where a chain starts when its warm-up ends: the warm start (MAP) or a prior draw.
     initialisation init = initialisation::warm_start;
-    normal_prior prior = default_prior<Model>();  ///< pi_a (line 1); flat for the Gaussian
+    /// pi_a (line 1): flat where prior_rewards carry the model's conjugate prior, and for the
+    /// Gaussian; otherwise the model's default normal prior.
+    normal_prior prior = default_prior_beside(default_pseudo_rewards<Model>());
     map_options warm_start{};       ///< stopping rule of the generic warm start
     /// Line 8's preconditioner and line 4's spread: the model's Fisher information (scale-free)
-    /// or the identity of Alg. 1 as printed.
+    /// or the identity of Alg. 1 as printed. The Fisher metric's step is a Newton step only
+    /// with gamma_n h = 1 / (n + 1) (`newton_schedule(h)`); larger steps overshoot the
+    /// posterior mean and may run the iterate to the non-finite error.
     step_metric metric = step_metric::fisher;
+    /// The conjugate prior as pseudo-rewards (models/prior.hpp): the warm start fits them with
+    /// the arm's rewards and the Fisher information counts them, so that the iterate follows
+    /// exact TS's posterior mean. Needs a model that reads rewards through their mean.
+    pseudo_rewards prior_rewards = default_pseudo_rewards<Model>();
 
     /// The paper's configuration: Algorithm 1 as printed (identity metric) with the
     /// appendix's ablation values N = 1, h = 0.532, c1 = 144.07, c2 = 677.88, c3 = 40.02,
@@ -87,7 +105,8 @@ class ts_sa
     [[nodiscard]] static params paper() {
       return {.warmup = 19, .window = 27, .inner_steps = 1, .step_size = 0.532,
               .temperature = 1.0, .sa_schedule = Schedule::paper_default(),
-              .metric = step_metric::identity};
+              .prior = default_prior<Model>(), .metric = step_metric::identity,
+              .prior_rewards = {}};
     }
 
     /// gamma_n = 1 / (h (n + 1)): the SA weight that makes line 9's drift gamma_n h P g =
@@ -100,6 +119,11 @@ class ts_sa
     }
     /// h of the default: its SA average keeps 2 / h = 2 % of the posterior variance as jitter.
     static constexpr double default_step_size = 100.0;
+    /// The normal prior beside pseudo-rewards: flat where they carry the prior, so that it is
+    /// not counted twice; the model's default normal prior where there are none.
+    [[nodiscard]] static normal_prior default_prior_beside(const pseudo_rewards& pseudo) {
+      return pseudo.empty() ? default_prior<Model>() : normal_prior::flat();
+    }
 
     /// sabandit's earlier preset (before the scale-free default), kept because the study job
     /// reports it: the identity metric, chosen on tuning seeds by `reproduce_paper study`
@@ -115,7 +139,8 @@ class ts_sa
     {
       constexpr double h = 100.0;
       return {.warmup = 5, .window = 1, .inner_steps = 1, .step_size = h, .temperature = 0.7,
-              .sa_schedule = polynomial_decay(1.0, h, 0.0, 1.0), .metric = step_metric::identity};
+              .sa_schedule = polynomial_decay(1.0, h, 0.0, 1.0), .prior = default_prior<Model>(),
+              .metric = step_metric::identity, .prior_rewards = {}};
     }
   };
 
@@ -130,7 +155,7 @@ class ts_sa
       : core(std::move(features), std::move(model), validated(p).window,
              langevin::sa_averaging<Schedule>(p.sa_schedule),
              {p.warmup, p.inner_steps, p.temperature, p.init, p.prior, p.warm_start,
-              p.metric}),
+              p.metric, p.prior_rewards}),
         params_(p) {}
 
   /// The parameters as validated at construction.
@@ -155,25 +180,30 @@ class ts_sa
   }
 
   /// The reward windows (B x K), to show that memory does not grow with the horizon.
-  [[nodiscard]] const reward_windows& windows() const noexcept {
+  [[nodiscard]] const reward_windows& windows() const noexcept
+    requires windowed
+  {
     return this->source().windows();
   }
 
-  /// "ts_sa<model,schedule>", the type in a saved state's header.
+  /// "ts_sa<model,schedule>" (another source adds its name), the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {
-    return "ts_sa<" + state::component_name<Model>() + "," +
-           state::component_name<Schedule>() + ">";
+    std::string name = "ts_sa<" + state::component_name<Model>() + "," +
+                       state::component_name<Schedule>();
+    if constexpr (!windowed) name += "," + state::component_name<Source>();
+    return name + ">";
   }
   /// The saved fields (state/persist.hpp): the Langevin core's, with B and the SA schedule.
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
     core::persist_policy(self, ar, self.params_, [&](params& p, Eigen::Index num_arms) {
       ar("window", p.window);
-      ar.require_backed("window", p.window, num_arms);  // the B x K buffer follows
+      if constexpr (windowed) ar.require_backed("window", p.window, num_arms);  // B x K follow
       int metric = p.metric == step_metric::fisher ? 1 : 0;
       ar("metric", metric, 0, 1);  // 0: identity (the paper), 1: Fisher
       p.metric = metric == 1 ? step_metric::fisher : step_metric::identity;
       state::persist_component("sa_schedule", p.sa_schedule, ar);
+      ar.nest("prior_rewards", [&] { pseudo_rewards::persist(p.prior_rewards, ar); });
     });
   }
 

@@ -24,8 +24,8 @@
 // about theta (the unit-variance Gaussian). The Fisher metric, the default of ts_sa, measures
 // both in the model's own geometry (docs/scale-free-ts-sa.md): per arm, with eta = <phi, theta>,
 // i(eta) the information of one reward (models/information.hpp), lambda0 the prior's precision
-// on eta and m the rewards in hand (the newest included),
-//   J      = lambda0 + m i(eta)                           (the Laplace posterior's information)
+// on eta, m the rewards in hand (the newest included) and m0 the prior's pseudo-rewards,
+//   J      = lambda0 + (m + m0) i(eta)                    (the Laplace posterior's information)
 //   P      = m / J                                        (line 8's preconditioner, along phi)
 //   omega  = eta + h P g_eta + sqrt(2 h P) xi             (line 8, preconditioned Langevin)
 //   eta   <- eta + gamma_n (omega - eta)                  (line 9)
@@ -86,6 +86,10 @@ struct core_settings {
   normal_prior prior;              ///< the prior (line 1; warm start; TS-SGLD's drift)
   map_options warm_start;          ///< stopping rule of the generic warm start
   step_metric metric = step_metric::identity;  ///< line 8's preconditioner and line 4's spread
+  /// The conjugate prior as pseudo-rewards (models/prior.hpp), beside `prior`: the warm start
+  /// fits them with the arm's rewards and the Fisher metric's J counts them. Needs a model whose
+  /// likelihood reads rewards through their mean (WindowMeanRewardModel).
+  pseudo_rewards prior_rewards{};
 };
 
 /// One chain move's Langevin step: omega = theta + h (g + w grad log pi) + c sqrt(2h) xi.
@@ -176,6 +180,11 @@ class core {
         grad_(phi_.rows()),
         trial_(phi_.rows()) {
     averager_.validate(settings.warmup);
+    detail::validate(settings.prior_rewards, "prior_rewards");
+    if (!WindowMeanRewardModel<Model> && !settings.prior_rewards.empty())
+      detail::throw_invalid("prior_rewards.count", settings.prior_rewards.count,
+                            "must be 0 (with sum 0) for a model whose likelihood does not read "
+                            "rewards through their mean (no grad_log_likelihood_at_mean)");
   }
 
   /// The saved fields of a policy deriving from this core (state/persist.hpp): the features,
@@ -270,10 +279,15 @@ class core {
         // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega);
         // the fit uses them all through their sum. When it holds them all, its own mean is
         // theirs (and keeps the paper-reproduction numbers bit for bit).
-        const double mean = rewards.size() == settings_.warmup
-                                ? rewards.mean()
-                                : (stats_.sums()(arm) + reward) / count;
-        const warm_up_data<std::decay_t<decltype(rewards)>> data{rewards, mean, count};
+        double mean = rewards.size() == settings_.warmup ? rewards.mean()
+                                                         : (stats_.sums()(arm) + reward) / count;
+        double weight = count;
+        if (const auto& pseudo = settings_.prior_rewards; !pseudo.empty()) {
+          // the conjugate prior as data: the MAP under it is its posterior's mean
+          weight += pseudo.count;
+          mean = (count * mean + pseudo.sum) / weight;
+        }
+        const warm_up_data<std::decay_t<decltype(rewards)>> data{rewards, mean, weight};
         detail::initial_parameter(model_, data, phi_.col(arm), settings_.init,
                                   settings_.prior, settings_.warm_start, arm, gen, work_,
                                   grad_, trial_, proposal_);
@@ -451,7 +465,8 @@ class core {
     return std::clamp(linear, -limit, limit);
   }
 
-  // J = lambda0 + m i(eta): the information about eta_a of m rewards and the prior N(mean,
+  // J = lambda0 + (m + m0) i(eta): the information about eta_a of m rewards, of the m0
+  // pseudo-rewards of the conjugate prior (settings_.prior_rewards) and of the prior N(mean,
   // variance I), whose variance on eta = <phi, theta> is variance |phi|^2. Floored at the
   // smallest normal double so that 1 / J is finite (a flat prior where i underflows).
   template <class Theta>
@@ -460,7 +475,8 @@ class core {
     const double per_reward =
         detail::fisher_information_at(model_, phi_.col(arm), theta, eta, trial_, grad_);
     const double prior = settings_.prior.precision() / (phi_norm_(arm) * phi_norm_(arm));
-    return std::max(prior + in_hand * per_reward, std::numeric_limits<double>::min());
+    return std::max(prior + (in_hand + settings_.prior_rewards.count) * per_reward,
+                    std::numeric_limits<double>::min());
   }
 
   void store(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {

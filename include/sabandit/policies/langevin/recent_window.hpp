@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -32,6 +33,8 @@ class recent_window {
   /// The windows themselves, for inspection (constant memory can be checked on them).
   [[nodiscard]] const reward_windows& windows() const noexcept { return windows_; }
 
+  /// The source's name in the type of a saved state (ts_sa<..., uniform_minibatch>).
+  [[nodiscard]] static std::string state_name() { return "recent_window"; }
   /// Saves or restores the windows (state/persist.hpp).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {

@@ -75,6 +75,8 @@ class uniform_minibatch {
     history_[static_cast<std::size_t>(arm)].resize(saved.size);
   }
 
+  /// The source's name in the type of a saved state (ts_sa<..., uniform_minibatch>).
+  [[nodiscard]] static std::string state_name() { return "uniform_minibatch"; }
   /// Saves or restores every arm's history (state/persist.hpp).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
