@@ -244,7 +244,7 @@ auto text_pickle(Blank blank) {
 template <class P, class Pickling>
 py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pickling pickling) {
   py::class_<P> cls(m, name, doc);
-  cls.def_property_readonly("num_arms", &P::num_arms, "K, the number of arms")
+  cls.def_property_readonly("num_arms", [](const P& p) { return p.num_arms(); }, "K, the number of arms")
       .def("select", [](P& p, engine& gen) { return p.select(gen); }, py::arg("engine"),
            "The arm to play, in [0, K), drawing from `engine`.")
       .def("update", [](P& p, Eigen::Index arm, double reward, engine& gen) { p.update(arm, reward, gen); },
