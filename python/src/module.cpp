@@ -98,6 +98,8 @@ void bind_core(py::module_& m) {
       }, py::arg("seed"), py::arg("trial"), py::arg("role"),
          "The engine of stream (seed, trial, role) as the simulator makes them (role 1: the "
          "policy's engine; 2**32 + a: arm a's rewards).")
+      .def_static("stream_key", &stream_key, py::arg("seed"), py::arg("trial"), py::arg("role"),
+                  "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
       .def_static("from_state", [](const std::array<std::uint64_t, 4>& words) { return engine(words); },
                   py::arg("words"), "The engine whose state is these four 64-bit words.")
       .def("__call__", [](engine& g) { return g(); }, "The next 64 random bits (an int).")
