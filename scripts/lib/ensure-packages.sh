@@ -20,3 +20,9 @@ SABANDIT_BUILD_PACKAGES=(cmake g++ make git python3 pkg-config doxygen libeigen3
 # What scripts/fuzz needs besides: Debian 12's Clang and its runtime, which holds libFuzzer and
 # the sanitizers' libraries. Only scripts/fuzz asks for them.
 SABANDIT_FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)
+
+# What the Python module (-DSABANDIT_PYTHON=ON, pip install .), sabandit.tune and their tests
+# need besides (scripts/test-python): pybind11, numpy, pytest, Optuna, PostgreSQL 15 and its
+# driver, pip and venv for the pip install test.
+SABANDIT_PYTHON_PACKAGES=(python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-optuna
+                          python3-psycopg2 postgresql-15 python3-pip python3-setuptools python3-venv)

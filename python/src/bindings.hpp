@@ -1,0 +1,347 @@
+#pragma once
+// Shared pieces of the sabandit Python module (_sabandit): the binding of one policy type
+// (select/update, save/restore, pickling, simulate) and the reward model written in Python.
+// The library's headers are used as they are; nothing here changes what a policy decides.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <sabandit/sabandit.hpp>
+#include <sabandit/sim.hpp>
+
+namespace sabandit::python {
+
+namespace py = pybind11;
+
+/// The engine type of the Python API: sabandit::default_engine (xoshiro256++).
+using engine = default_engine;
+
+// ----------------------------------------------------------------------------- environments
+
+/// The four environment types the module can simulate. Every function that takes an
+/// environment tries them in this order.
+using normal_env = bandit_env<normal_arm>;
+using mixture_env = bandit_env<normal_mixture_arm>;
+using bernoulli_env = bandit_env<bernoulli_arm>;
+using poisson_env = bandit_env<poisson_arm>;
+
+/// Calls `f(env)` with the C++ environment held by `obj`; TypeError if it holds none.
+template <class F>
+decltype(auto) with_env(const py::handle& obj, F&& f) {
+  if (py::isinstance<normal_env>(obj)) return f(obj.cast<const normal_env&>());
+  if (py::isinstance<mixture_env>(obj)) return f(obj.cast<const mixture_env&>());
+  if (py::isinstance<bernoulli_env>(obj)) return f(obj.cast<const bernoulli_env&>());
+  if (py::isinstance<poisson_env>(obj)) return f(obj.cast<const poisson_env&>());
+  throw py::type_error("sabandit: env must be a NormalEnv, NormalMixtureEnv, BernoulliEnv or "
+                       "PoissonEnv, not " + std::string(py::str(py::type::of(obj))));
+}
+
+// ------------------------------------------------------------------- a model written in Python
+
+/// A Python object shared by copies of a policy. Copies and the last release may happen on the
+/// simulator's threads, without the GIL: the shared_ptr's count is atomic, and the deleter takes
+/// the GIL before it drops the Python reference.
+class shared_object {
+ public:
+  explicit shared_object(py::object obj)
+      : ptr_(new py::object(std::move(obj)), [](py::object* p) {
+          py::gil_scoped_acquire gil;
+          delete p;
+        }) {}
+  [[nodiscard]] const py::object& get() const noexcept { return *ptr_; }
+
+ private:
+  std::shared_ptr<py::object> ptr_;
+};
+
+/// A RewardModel whose methods are those of a Python object (see docs/python.md):
+///   mean(phi, theta) -> float, log_likelihood(x, phi, theta) -> float,
+///   grad_log_likelihood(xs, phi, theta) -> array of d floats (the gradient of the MEAN
+///   log-likelihood over the window xs), and optionally validate_reward(x) (raise ValueError).
+/// Every call takes the GIL and copies its vectors into new numpy arrays: slow, but it works
+/// from the simulator's threads too.
+class python_model {
+ public:
+  explicit python_model(py::object obj)
+      : obj_(std::move(obj)),
+        validates_(py::hasattr(obj_.get(), "validate_reward")) {
+    for (const char* name : {"mean", "log_likelihood", "grad_log_likelihood"}) {
+      if (!py::hasattr(obj_.get(), name))
+        throw py::type_error(std::string("sabandit: a reward model written in Python needs a "
+                                         "method ") + name + "; see docs/python.md");
+    }
+  }
+
+  [[nodiscard]] const py::object& object() const noexcept { return obj_.get(); }
+
+  [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
+    py::gil_scoped_acquire gil;
+    return finite("mean", obj_.get().attr("mean")(array(phi), array(theta)).cast<double>());
+  }
+  [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
+                                      const vector_cref& theta) const {
+    py::gil_scoped_acquire gil;
+    return obj_.get().attr("log_likelihood")(x, array(phi), array(theta)).cast<double>();
+  }
+  void grad_log_likelihood(const vector_cref& xs, const vector_cref& phi,
+                           const vector_cref& theta, vector_ref grad) const {
+    py::gil_scoped_acquire gil;
+    const auto g = obj_.get().attr("grad_log_likelihood")(array(xs), array(phi), array(theta))
+                       .cast<Eigen::VectorXd>();
+    if (g.size() != grad.size())
+      detail::throw_invalid("grad_log_likelihood(...).size", g.size(),
+                            "must equal the dimension d = " + std::to_string(grad.size()));
+    grad = g;
+  }
+  void validate_reward(double x) const {
+    if (!validates_) return;
+    py::gil_scoped_acquire gil;
+    obj_.get().attr("validate_reward")(x);
+  }
+
+  /// "python": the model's own state stays in Python (pickled beside the policy's text).
+  [[nodiscard]] static std::string state_name() { return "python"; }
+  template <class Self, class Archive>
+  static void persist(Self& /*self*/, Archive& /*ar*/) {}
+
+ private:
+  static py::array_t<double> array(const vector_cref& v) {
+    return py::array_t<double>(v.size(), v.data());  // a copy the Python code may keep
+  }
+  static double finite(const char* what, double value) {
+    if (!std::isfinite(value)) detail::throw_invalid(std::string(what) + "(...)", value, "must be finite");
+    return value;
+  }
+
+  shared_object obj_;
+  bool validates_;
+};
+
+static_assert(RewardModel<python_model>);
+
+// ------------------------------------------------------------------------- policy bindings
+
+/// A policy that also counts its pulls into row `trial` of a shared K-column matrix: what the
+/// simulator's regret_curve does not keep. It decides exactly as the wrapped policy does.
+template <class P>
+class counting_policy {
+ public:
+  counting_policy(P policy, Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>* pulls,
+                  Eigen::Index trial)
+      : policy_(std::move(policy)), pulls_(pulls), trial_(trial) {}
+  [[nodiscard]] Eigen::Index num_arms() const { return policy_.num_arms(); }
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index select(URBG& gen) {
+    return policy_.select(gen);
+  }
+  template <std::uniform_random_bit_generator URBG>
+  void update(Eigen::Index arm, double reward, URBG& gen) {
+    policy_.update(arm, reward, gen);
+    ++(*pulls_)(trial_, arm);  // after update: a rejected reward is not counted
+  }
+
+ private:
+  P policy_;
+  Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>* pulls_;
+  Eigen::Index trial_;
+};
+
+/// sabandit.simulate's result: numpy arrays (docs/python.md).
+struct simulation_result {
+  py::array_t<std::int64_t> rounds;
+  py::array_t<double> mean_regret, standard_error, optimal_fraction, final_regrets;
+  py::array_t<std::int64_t> pulls;  // trials x K
+  std::int64_t trials = 0;
+};
+
+/// Runs sabandit::simulate for copies of `prototype` on `env`, with the GIL released.
+template <class P, class Env>
+simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Index horizon,
+                                  Eigen::Index trials, std::uint64_t seed, unsigned threads,
+                                  Eigen::Index record_points) {
+  const run_config config{horizon, trials, seed, threads, record_points};
+  detail::validate(config);  // before allocating the pulls below
+  if (prototype.num_arms() != env.num_arms())
+    detail::throw_invalid("policy.num_arms", prototype.num_arms(),
+                          "must equal env.num_arms = " + std::to_string(env.num_arms()));
+  Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> pulls =
+      decltype(pulls)::Zero(trials, env.num_arms());
+  regret_curve curve;
+  {
+    py::gil_scoped_release release;
+    curve = simulate(
+        env, [&](Eigen::Index trial) { return counting_policy<P>(prototype, &pulls, trial); },
+        config);
+  }
+  simulation_result r;
+  const auto n = static_cast<py::ssize_t>(curve.rounds.size());
+  r.rounds = py::array_t<std::int64_t>(n);
+  for (py::ssize_t i = 0; i < n; ++i) r.rounds.mutable_at(i) = curve.rounds[static_cast<std::size_t>(i)];
+  r.mean_regret = py::array_t<double>(n, curve.mean_regret.data());
+  r.standard_error = py::array_t<double>(n, curve.standard_error.data());
+  r.optimal_fraction = py::array_t<double>(n, curve.optimal_fraction.data());
+  r.final_regrets = py::array_t<double>(static_cast<py::ssize_t>(curve.final_regrets.size()),
+                                        curve.final_regrets.data());
+  r.pulls = py::array_t<std::int64_t>({static_cast<py::ssize_t>(pulls.rows()),
+                                       static_cast<py::ssize_t>(pulls.cols())},
+                                      pulls.data());
+  r.trials = curve.trials;
+  return r;
+}
+
+/// The saved text of a policy (docs/state-format.md).
+template <class P>
+std::string saved_text(const P& policy) {
+  std::ostringstream out;
+  policy.save(out);
+  return out.str();
+}
+
+/// A str or bytes argument as text.
+inline std::string text_of(const py::handle& state) {
+  if (py::isinstance<py::bytes>(state)) return std::string(state.cast<py::bytes>());
+  if (py::isinstance<py::str>(state)) return state.cast<std::string>();
+  throw py::type_error("sabandit: a saved state is str or bytes, not " +
+                       std::string(py::str(py::type::of(state))));
+}
+
+template <class P>
+void restore_text(P& policy, const std::string& text) {
+  std::istringstream in(text);
+  policy.restore(in);
+}
+
+/// A policy restored from `text` into a copy of `blank` (restore rebuilds it from the saved
+/// parameters, so any blank of the right type will do).
+template <class P>
+P restored(P blank, const std::string& text) {
+  restore_text(blank, text);
+  return blank;
+}
+
+/// Pickling by the saved text: `blank()` makes a policy of type P to restore into.
+template <class P, class Blank>
+auto text_pickle(Blank blank) {
+  return py::pickle([](const P& p) { return py::make_tuple(saved_text(p)); },
+                    [blank](const py::tuple& t) {
+                      if (t.size() != 1) throw std::invalid_argument("sabandit: bad pickled state");
+                      return restored(blank(), text_of(t[0]));
+                    });
+}
+
+/// The members every policy class has: num_arms, select, update, pulls, save/restore, copy,
+/// _simulate, and pickling by `pickling` (text_pickle for the built-in models).
+template <class P, class Pickling>
+py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pickling pickling) {
+  py::class_<P> cls(m, name, doc);
+  cls.def_property_readonly("num_arms", [](const P& p) { return p.num_arms(); }, "K, the number of arms")
+      .def("select", [](P& p, engine& gen) { return p.select(gen); }, py::arg("engine"),
+           "The arm to play, in [0, K), drawing from `engine`.")
+      .def("update", [](P& p, Eigen::Index arm, double reward, engine& gen) { p.update(arm, reward, gen); },
+           py::arg("arm"), py::arg("reward"), py::arg("engine"),
+           "Learns `reward` of `arm`. IndexError for a bad arm, ValueError for a reward that is "
+           "not finite or outside the model's support; the policy is then unchanged.")
+      .def_property_readonly("pulls", [](const P& p) -> Eigen::ArrayXd {
+        if constexpr (requires { p.statistics(); }) return p.statistics().counts();
+        else return p.posterior().statistics().counts();  // epsilon_ts
+      }, "Pulls per arm so far (float64 array of K).")
+      .def("save", [](const P& p) { return saved_text(p); },
+           "The complete state as versioned text (docs/state-format.md).")
+      .def("save_bytes", [](const P& p) { return py::bytes(saved_text(p)); },
+           "save() as bytes.")
+      .def("restore", [](P& p, const py::handle& state) { restore_text(p, text_of(state)); },
+           py::arg("state"),
+           "Becomes the policy saved in `state` (str or bytes). ValueError for a truncated, "
+           "altered or other-type state; the policy is then unchanged.")
+      .def("copy", [](const P& p) { return P(p); }, "A checkpoint: the same decisions for the same engine state.")
+      .def("__copy__", [](const P& p) { return P(p); })
+      .def("__deepcopy__", [](const P& p, const py::handle&) { return P(p); }, py::arg("memo"))
+      .def(std::move(pickling))
+      .def("_simulate", [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
+                           std::uint64_t seed, unsigned threads, Eigen::Index record_points) {
+        return with_env(env, [&](const auto& e) {
+          return simulate_copies(p, e, horizon, trials, seed, threads, record_points);
+        });
+      }, py::arg("env"), py::arg("horizon"), py::arg("trials"), py::arg("seed"), py::arg("threads"),
+         py::arg("record_points"));
+  return cls;
+}
+
+// ---------------------------------------------------------------- keyword-argument helpers
+
+/// A number as the docstrings show it (shortest round-trip form).
+inline std::string num(double x) {
+  std::ostringstream out;
+  out.precision(17);
+  out << x;
+  std::string s = out.str();
+  for (int digits = 1; digits <= 17; ++digits) {  // the shortest that reads back exactly
+    std::ostringstream shorter;
+    shorter.precision(digits);
+    shorter << x;
+    if (std::stod(shorter.str()) == x) return shorter.str();
+  }
+  return s;
+}
+
+/// `target = *value` when the keyword was given.
+template <class T, class U>
+void set_if(T& target, const std::optional<U>& value) {
+  if (value) target = static_cast<T>(*value);
+}
+
+inline initialisation parse_init(const std::string& s) {
+  if (s == "warm_start") return initialisation::warm_start;
+  if (s == "prior") return initialisation::prior;
+  detail::throw_invalid("init", s, "must be 'warm_start' or 'prior'");
+}
+inline step_metric parse_metric(const std::string& s) {
+  if (s == "fisher") return step_metric::fisher;
+  if (s == "identity") return step_metric::identity;
+  detail::throw_invalid("metric", s, "must be 'fisher' or 'identity'");
+}
+inline const char* init_name(initialisation i) {
+  return i == initialisation::prior ? "prior" : "warm_start";
+}
+inline const char* metric_name(step_metric s) {
+  return s == step_metric::fisher ? "fisher" : "identity";
+}
+
+/// Which built-in model a `model=` argument names: a string or a GaussianModel, BernoulliModel
+/// or PoissonModel; any other object is a model written in Python.
+enum class model_kind { gaussian, bernoulli, poisson, python };
+inline model_kind kind_of(const py::object& model) {
+  if (py::isinstance<py::str>(model)) {
+    const auto name = model.cast<std::string>();
+    if (name == "gaussian") return model_kind::gaussian;
+    if (name == "bernoulli") return model_kind::bernoulli;
+    if (name == "poisson") return model_kind::poisson;
+    detail::throw_invalid("model", name, "must be 'gaussian', 'bernoulli', 'poisson' or a model object");
+  }
+  if (py::isinstance<gaussian_model>(model)) return model_kind::gaussian;
+  if (py::isinstance<bernoulli_model>(model)) return model_kind::bernoulli;
+  if (py::isinstance<poisson_model>(model)) return model_kind::poisson;
+  return model_kind::python;
+}
+/// The Gaussian model a `model=` argument names ("gaussian": noise variance 1).
+inline gaussian_model gaussian_of(const py::object& model) {
+  return py::isinstance<py::str>(model) ? gaussian_model{} : model.cast<gaussian_model>();
+}
+
+/// Registration functions, one per translation unit (compiled apart: each instantiates many
+/// policies).
+void bind_core(py::module_& m);
+void bind_conjugate(py::module_& m);
+void bind_langevin(py::module_& m);
+
+}  // namespace sabandit::python

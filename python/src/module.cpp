@@ -1,0 +1,235 @@
+// The _sabandit extension module: the engine, the models, the environments, UCB and the
+// simulation result. The policies over models are bound in conjugate.cpp and langevin.cpp.
+#include "bindings.hpp"
+
+#include <pybind11/operators.h>
+
+namespace sabandit::python {
+
+namespace {
+
+/// Python's view of an environment's arms, for its constructor and for pickling.
+py::tuple arms_state(const normal_env& e) {
+  std::vector<double> means, variances;
+  for (Eigen::Index a = 0; a < e.num_arms(); ++a) {
+    means.push_back(e.arm(a).mean());
+    variances.push_back(e.arm(a).variance());
+  }
+  return py::make_tuple(means, variances);
+}
+py::tuple arms_state(const mixture_env& e) {
+  std::vector<std::vector<std::tuple<double, double, double>>> arms;
+  for (Eigen::Index a = 0; a < e.num_arms(); ++a) {
+    auto& arm = arms.emplace_back();
+    for (const auto& c : e.arm(a).components()) arm.emplace_back(c.weight, c.mean, c.variance);
+  }
+  return py::make_tuple(arms);
+}
+template <class Env>
+py::tuple arms_state(const Env& e) {  // Bernoulli, Poisson: the means
+  std::vector<double> means;
+  for (Eigen::Index a = 0; a < e.num_arms(); ++a) means.push_back(e.mean(a));
+  return py::make_tuple(means);
+}
+
+normal_env make_normal(const std::vector<double>& means, const py::object& variance) {
+  std::vector<double> variances;
+  if (py::isinstance<py::float_>(variance) || py::isinstance<py::int_>(variance)) {
+    variances.assign(means.size(), variance.cast<double>());
+  } else {
+    variances = variance.cast<std::vector<double>>();
+    if (variances.size() != means.size())
+      detail::throw_invalid("len(variance)", variances.size(),
+                            "must equal len(means) = " + std::to_string(means.size()));
+  }
+  std::vector<normal_arm> arms;
+  for (std::size_t a = 0; a < means.size(); ++a) arms.emplace_back(means[a], variances[a]);
+  return normal_env(std::move(arms));
+}
+mixture_env make_mixture(const std::vector<std::vector<std::tuple<double, double, double>>>& arms) {
+  std::vector<normal_mixture_arm> built;
+  for (const auto& arm : arms) {
+    std::vector<normal_mixture_arm::component> components;
+    for (const auto& [w, mu, v] : arm) components.push_back({w, mu, v});
+    built.emplace_back(std::move(components));
+  }
+  return mixture_env(std::move(built));
+}
+template <class Arm>
+bandit_env<Arm> make_simple(const std::vector<double>& means) {
+  std::vector<Arm> arms;
+  for (double mu : means) arms.emplace_back(mu);
+  return bandit_env<Arm>(std::move(arms));
+}
+
+template <class Env, class Make>
+py::class_<Env> bind_env(py::module_& m, const char* name, const char* doc, Make make) {
+  py::class_<Env> cls(m, name, doc);
+  cls.def_property_readonly("num_arms", &Env::num_arms, "K")
+      .def("mean", &Env::mean, py::arg("arm"), "The true mean reward of `arm`.")
+      .def_property_readonly("means", [](const Env& e) {
+        Eigen::VectorXd means(e.num_arms());
+        for (Eigen::Index a = 0; a < e.num_arms(); ++a) means(a) = e.mean(a);
+        return means;
+      }, "The true means (float64 array of K).")
+      .def_property_readonly("best_mean", &Env::best_mean)
+      .def("gap", &Env::gap, py::arg("arm"), "best_mean - mean(arm)")
+      .def("pull", [](const Env& e, Eigen::Index arm, engine& gen) { return e.pull(arm, gen); },
+           py::arg("arm"), py::arg("engine"), "One reward of `arm`, drawn from `engine`.")
+      .def(py::pickle([](const Env& e) { return arms_state(e); },
+                      [make](const py::tuple& t) { return make(t); }))
+      .def("__repr__", [name](const Env& e) {
+        return std::string(name) + std::string(py::repr(arms_state(e)));
+      });
+  return cls;
+}
+
+}  // namespace
+
+void bind_core(py::module_& m) {
+  // ------------------------------------------------------------------------------ engine
+  py::class_<engine>(m, "Engine",
+                     "xoshiro256++, sabandit's default engine (sabandit::default_engine), seeded "
+                     "through splitmix64 as in C++. The caller owns it and passes it to select, "
+                     "update and pull.")
+      .def(py::init<std::uint64_t>(), py::arg("seed") = 0)
+      .def_static("stream", [](std::uint64_t seed, std::uint64_t trial, std::uint64_t role) {
+        return make_stream(seed, trial, role);
+      }, py::arg("seed"), py::arg("trial"), py::arg("role"),
+         "The engine of stream (seed, trial, role) as the simulator makes them (role 1: the "
+         "policy's engine; 2**32 + a: arm a's rewards).")
+      .def_static("stream_key", &stream_key, py::arg("seed"), py::arg("trial"), py::arg("role"),
+                  "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
+      .def_static("from_state", [](const std::array<std::uint64_t, 4>& words) { return engine(words); },
+                  py::arg("words"), "The engine whose state is these four 64-bit words.")
+      .def("__call__", [](engine& g) { return g(); }, "The next 64 random bits (an int).")
+      .def("uniform", [](engine& g) { return uniform01(g); }, "A uniform float in [0, 1).")
+      .def("normal", [](engine& g) { return standard_normal(g); }, "A standard normal draw.")
+      .def("discard", &engine::discard, py::arg("count"), "Advances by `count` outputs.")
+      .def_property_readonly("state", &engine::state, "The four 64-bit words of the state.")
+      .def("save", [](const engine& g) {
+        std::ostringstream out;
+        state::save(out, g);
+        return out.str();
+      }, "The state as text (docs/state-format.md).")
+      .def("restore", [](engine& g, const py::handle& s) {
+        std::istringstream in(text_of(s));
+        state::restore(in, g);
+      }, py::arg("state"), "Becomes the engine saved in `state` (str or bytes).")
+      .def("copy", [](const engine& g) { return engine(g); })
+      .def("__copy__", [](const engine& g) { return engine(g); })
+      .def("__deepcopy__", [](const engine& g, const py::handle&) { return engine(g); }, py::arg("memo"))
+      .def(py::self == py::self)
+      .def(py::pickle([](const engine& g) { return py::make_tuple(g.state()); },
+                      [](const py::tuple& t) { return engine(t[0].cast<engine::state_type>()); }));
+
+  // ------------------------------------------------------------------------------ models
+  py::class_<gaussian_model>(m, "GaussianModel", "Gaussian rewards of known variance, identity link.")
+      .def(py::init<double>(), py::arg("noise_variance") = 1.0)
+      .def_property_readonly("noise_variance", &gaussian_model::noise_variance)
+      .def(py::pickle([](const gaussian_model& g) { return py::make_tuple(g.noise_variance()); },
+                      [](const py::tuple& t) { return gaussian_model(t[0].cast<double>()); }));
+  py::class_<bernoulli_model>(m, "BernoulliModel", "Bernoulli rewards (0 or 1), logistic link.")
+      .def(py::init<>())
+      .def(py::pickle([](const bernoulli_model&) { return py::make_tuple(); },
+                      [](const py::tuple&) { return bernoulli_model{}; }));
+  py::class_<poisson_model>(m, "PoissonModel", "Poisson counts, log link.")
+      .def(py::init<>())
+      .def(py::pickle([](const poisson_model&) { return py::make_tuple(); },
+                      [](const py::tuple&) { return poisson_model{}; }));
+
+  // ------------------------------------------------------------------------ environments
+  bind_env<normal_env>(m, "NormalEnv", "Arms with normal rewards.",
+                       [](const py::tuple& t) { return make_normal(t[0].cast<std::vector<double>>(), t[1]); })
+      .def(py::init(&make_normal), py::arg("means"), py::arg("variance") = 1.0,
+           "Arm a rewards N(means[a], variance) (variance: one float or one per arm).");
+  bind_env<mixture_env>(m, "NormalMixtureEnv", "Arms whose rewards are mixtures of normals.",
+                        [](const py::tuple& t) {
+                          return make_mixture(t[0].cast<std::vector<std::vector<std::tuple<double, double, double>>>>());
+                        })
+      .def(py::init(&make_mixture), py::arg("arms"),
+           "arms[a] is a list of (weight, mean, variance) components; weights sum to 1.");
+  bind_env<bernoulli_env>(m, "BernoulliEnv", "Arms with Bernoulli rewards (clicks, conversions).",
+                          [](const py::tuple& t) { return make_simple<bernoulli_arm>(t[0].cast<std::vector<double>>()); })
+      .def(py::init(&make_simple<bernoulli_arm>), py::arg("probabilities"));
+  bind_env<poisson_env>(m, "PoissonEnv", "Arms with Poisson counts.",
+                        [](const py::tuple& t) { return make_simple<poisson_arm>(t[0].cast<std::vector<double>>()); })
+      .def(py::init(&make_simple<poisson_arm>), py::arg("means"));
+
+  m.def("sgr", [](Eigen::Index num_arms, double gap, double best_mean, double noise_variance) {
+    return make_sgr({num_arms, gap, best_mean, noise_variance});
+  }, py::arg("num_arms") = paper_setting{}.num_arms, py::arg("gap") = paper_setting{}.gap,
+     py::arg("best_mean") = paper_setting{}.best_mean,
+     py::arg("noise_variance") = paper_setting{}.noise_variance,
+     "The paper's single Gaussian rewards setting: K - 1 arms of mean best_mean - gap, one of best_mean.");
+  m.def("mgr", [](Eigen::Index num_arms, double gap, double best_mean, double noise_variance) {
+    return make_mgr({num_arms, gap, best_mean, noise_variance});
+  }, py::arg("num_arms") = paper_setting{}.num_arms, py::arg("gap") = paper_setting{}.gap,
+     py::arg("best_mean") = paper_setting{}.best_mean,
+     py::arg("noise_variance") = paper_setting{}.noise_variance,
+     "The paper's mixture-of-Gaussians setting.");
+  m.def("bernoulli_gap", &make_bernoulli_gap, py::arg("num_arms"), py::arg("best") = 0.9,
+        py::arg("gap") = 0.5, "K - 1 Bernoulli arms of mean best - gap and one of mean best.");
+  m.def("poisson_gap", &make_poisson_gap, py::arg("num_arms"), py::arg("best") = 3.0,
+        py::arg("gap") = 0.5, "K - 1 Poisson arms of mean best - gap and one of mean best.");
+  m.def("linear_gaussian", &make_linear_gaussian, py::arg("features"), py::arg("theta"),
+        py::arg("noise_variance") = 1.0, "Arm a: N(<features[:, a], theta[:, a]>, noise_variance).");
+  m.def("logistic", &make_logistic, py::arg("features"), py::arg("theta"),
+        "Arm a: Bernoulli(sigmoid(<features[:, a], theta[:, a]>)).");
+  m.def("random_features", [](Eigen::Index d, Eigen::Index k, engine& gen) { return random_features(d, k, gen); },
+        py::arg("dimension"), py::arg("num_arms"), py::arg("engine"),
+        "A d x K matrix of N(0, 1/d) features.");
+  m.def("parameters_with_predictors", &parameters_with_predictors, py::arg("features"), py::arg("eta"),
+        "theta (d x K) with <features[:, a], theta[:, a]> = eta[a].");
+
+  // ---------------------------------------------------------------------------------- UCB
+  bind_policy<ucb>(m, "UCB", "UCB with the paper's index mean + tau sqrt(2 ln t / n_a).",
+                   text_pickle<ucb>([] { return ucb(1); }))
+      .def_property_readonly("parameters", [](const ucb& p) {
+        return py::dict(py::arg("temperature") = p.parameters().temperature,
+                        py::arg("warmup") = p.parameters().warmup);
+      });
+  m.def("ucb", [](Eigen::Index num_arms, std::optional<double> temperature, std::optional<Eigen::Index> warmup) {
+    ucb::params p;
+    set_if(p.temperature, temperature);
+    set_if(p.warmup, warmup);
+    return ucb(num_arms, p);
+  }, py::arg("num_arms"), py::kw_only(), py::arg("temperature") = py::none(), py::arg("warmup") = py::none(),
+     ("UCB over K arms. Omitted keywords keep the C++ defaults: temperature (tau) = " +
+      num(ucb::params{}.temperature) + ", warmup = " + std::to_string(ucb::params{}.warmup) + ".")
+         .c_str());
+
+  // ---------------------------------------------------------------------- simulate result
+  py::class_<simulation_result>(m, "SimulationResult",
+                                "What simulate() returns: numpy arrays over the recorded rounds, "
+                                "per trial, and per trial and arm.")
+      .def_readonly("rounds", &simulation_result::rounds, "recorded rounds (int64, points; last = horizon)")
+      .def_readonly("mean_regret", &simulation_result::mean_regret,
+                    "mean cumulative pseudo-regret over trials at each recorded round (float64)")
+      .def_readonly("standard_error", &simulation_result::standard_error, "its standard error (float64)")
+      .def_readonly("optimal_fraction", &simulation_result::optimal_fraction,
+                    "mean fraction of optimal pulls up to each recorded round (float64)")
+      .def_readonly("final_regrets", &simulation_result::final_regrets,
+                    "each trial's cumulative regret at the horizon (float64, trials)")
+      .def_readonly("pulls", &simulation_result::pulls, "pulls of each arm in each trial (int64, trials x K)")
+      .def_readonly("trials", &simulation_result::trials)
+      .def_property_readonly("final_regret", [](const simulation_result& r) {
+        return r.mean_regret.at(r.mean_regret.size() - 1);
+      }, "mean_regret[-1]")
+      .def_property_readonly("final_standard_error", [](const simulation_result& r) {
+        return r.standard_error.at(r.standard_error.size() - 1);
+      }, "standard_error[-1]");
+}
+
+}  // namespace sabandit::python
+
+PYBIND11_MODULE(_sabandit, m) {
+  namespace sp = sabandit::python;
+  m.doc() = "sabandit's C++ policies, engine, environments and simulator (see docs/python.md).";
+  m.attr("__version__") = std::to_string(SABANDIT_VERSION_MAJOR) + "." +
+                          std::to_string(SABANDIT_VERSION_MINOR) + "." +
+                          std::to_string(SABANDIT_VERSION_PATCH);
+  sp::bind_core(m);
+  sp::bind_conjugate(m);
+  sp::bind_langevin(m);
+}

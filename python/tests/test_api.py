@@ -1,0 +1,277 @@
+"""The Python API: keyword defaults, error mapping, pickling, numpy shapes and dtypes, a reward
+model written in Python."""
+import copy
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+import sabandit
+
+ALL_POLICIES = [
+    lambda: sabandit.ts_sa(4), lambda: sabandit.ts_sa(4, model="bernoulli"),
+    lambda: sabandit.ts_sa(4, model="poisson", preset="paper"),
+    lambda: sabandit.ts_sgld(4), lambda: sabandit.ts_sgld(4, model="bernoulli"),
+    lambda: sabandit.ts_sgld(4, model="poisson"),
+    lambda: sabandit.thompson(4), lambda: sabandit.thompson(4, model="bernoulli"),
+    lambda: sabandit.thompson(4, model="poisson"),
+    lambda: sabandit.epsilon_ts(4), lambda: sabandit.epsilon_ts(4, model="bernoulli"),
+    lambda: sabandit.epsilon_ts(4, model="poisson"),
+    lambda: sabandit.kl_ucb(4), lambda: sabandit.kl_ucb(4, model="gaussian"),
+    lambda: sabandit.kl_ucb(4, model="poisson"), lambda: sabandit.ucb(4),
+]
+
+
+def play(policy, gen, rounds, reward=lambda t, arm: float((t + arm) % 2)):
+    arms = []
+    for t in range(rounds):
+        arm = policy.select(gen)
+        policy.update(arm, reward(t, arm), gen)
+        arms.append(arm)
+    return arms
+
+
+# ------------------------------------------------------------------------- defaults, presets
+
+def test_keywords_default_to_the_cpp_parameters():
+    p = sabandit.ts_sa(3).parameters
+    assert (p["warmup"], p["window"], p["inner_steps"], p["step_size"], p["temperature"]) == (1, 1, 1, 100.0, 1.0)
+    assert p["metric"] == "fisher" and p["sa_schedule"] == (1.0, 100.0, 100.0, 1.0)
+    assert p["prior"] == (0.0, math.inf)  # the Gaussian model's flat prior
+    assert sabandit.ts_sa(3, model="bernoulli").parameters["prior"] == (0.0, 4.0)
+    paper = sabandit.ts_sa(3, preset="paper").parameters
+    assert (paper["warmup"], paper["window"], paper["step_size"], paper["metric"]) == (19, 27, 0.532, "identity")
+    assert paper["sa_schedule"] == (144.07, 677.88, 40.02, 0.999)
+    # A keyword overrides the preset and leaves the rest of it.
+    mixed = sabandit.ts_sa(3, preset="paper", step_size=0.1).parameters
+    assert mixed["step_size"] == 0.1 and mixed["window"] == 27
+    assert sabandit.ts_sgld(3).parameters["batch_size"] == 32
+    assert sabandit.epsilon_ts(4).parameters["epsilon"] == 0.25  # 1/K
+    assert sabandit.thompson(3).parameters["prior"] == (0.0, 1e4)
+    assert sabandit.thompson(3, model="bernoulli").parameters["prior"] == (1.0, 1.0)
+    assert sabandit.kl_ucb(3).parameters == {"log_log_coefficient": 0.0, "warmup": 1}
+    assert type(sabandit.kl_ucb(3)).__name__ == "KLUCBBernoulli"  # C++'s default model
+
+
+def test_features_and_model_objects():
+    gen = sabandit.Engine(1)
+    phi = sabandit.random_features(3, 6, gen)
+    assert phi.shape == (3, 6) and phi.dtype == np.float64
+    policy = sabandit.ts_sa(features=phi, model=sabandit.GaussianModel(4.0))
+    assert policy.num_arms == 6 and policy.theta.shape == (3, 6)
+    theta = sabandit.parameters_with_predictors(phi, np.linspace(0, 1, 6))
+    env = sabandit.linear_gaussian(phi, theta, noise_variance=4.0)
+    np.testing.assert_allclose(env.means, np.linspace(0, 1, 6))
+    play(policy, gen, 50, lambda t, arm: env.pull(arm, gen))
+    assert policy.pulls.sum() == 50
+
+
+# ------------------------------------------------------------------------------ errors
+
+@pytest.mark.parametrize("make", ALL_POLICIES)
+def test_bad_arm_is_index_error_and_changes_nothing(make):
+    policy, gen = make(), sabandit.Engine(3)
+    play(policy, gen, 10)
+    before = policy.save()
+    with pytest.raises(IndexError, match=r"arm = 4 \(must be in \[0, 4\)\)"):
+        policy.update(4, 0.0, gen)
+    with pytest.raises(IndexError, match="arm = -1"):
+        policy.update(-1, 0.0, gen)
+    with pytest.raises(ValueError, match="reward = nan"):
+        policy.update(0, float("nan"), gen)
+    assert policy.save() == before
+
+
+def test_bad_parameters_are_value_errors_naming_them():
+    cases = [
+        (lambda: sabandit.ts_sa(4, step_size=-1.0), r"step_size \(h\) = -1"),
+        (lambda: sabandit.ts_sa(4, window=0), r"window \(B\) = 0"),
+        (lambda: sabandit.ts_sa(0), "num_arms = 0"),
+        (lambda: sabandit.ts_sa(4, preset="fast"), "preset = fast"),
+        (lambda: sabandit.ts_sa(4, metric="euclid"), "metric = euclid"),
+        (lambda: sabandit.ts_sa(4, sa_schedule=(1.0, -1.0, 0.0, 1.0)), "c2"),
+        (lambda: sabandit.ts_sa(), "num_arms or features"),
+        (lambda: sabandit.ts_sgld(4, batch_size=0), "batch_size = 0"),
+        (lambda: sabandit.thompson(4, temperature=0.0), "temperature = 0"),
+        (lambda: sabandit.thompson(4, model="bayes"), "model = bayes"),
+        (lambda: sabandit.epsilon_ts(4, epsilon=1.0), "epsilon = 1"),
+        (lambda: sabandit.ucb(4, warmup=0), "warmup = 0"),
+        (lambda: sabandit.kl_ucb(4, log_log_coefficient=-1.0), "log_log_coefficient = -1"),
+        (lambda: sabandit.thompson(4, model=object()), "thompson"),
+        (lambda: sabandit.BernoulliEnv([0.5, 1.5]), "p = 1.5"),
+        (lambda: sabandit.NormalEnv([0.0, 1.0], variance=[1.0]), r"len\(variance\) = 1"),
+        (lambda: sabandit.sgr(num_arms=1), "num_arms = 1"),
+        (lambda: sabandit.simulate(sabandit.sgr(num_arms=3), sabandit.ucb(4)), "policy.num_arms = 4"),
+        (lambda: sabandit.simulate(sabandit.sgr(), sabandit.ucb(10), horizon=0), r"horizon \(T\) = 0"),
+        (lambda: sabandit.ucb(4).restore("not a state"), "cannot restore"),
+    ]
+    for make, message in cases:
+        with pytest.raises(ValueError, match=message):
+            make()
+
+
+def test_bernoulli_policy_rejects_a_count_with_the_cpp_message():
+    policy, gen = sabandit.thompson(2, model="bernoulli"), sabandit.Engine(1)
+    with pytest.raises(ValueError) as info:
+        policy.update(0, 3.0, gen)
+    assert str(info.value) == ("sabandit: invalid argument: reward = 3 "
+                               "(must be in [0, 1] for Bernoulli rewards)")
+
+
+def test_wrong_types_are_type_errors():
+    with pytest.raises(TypeError):
+        sabandit.ucb(4).select(None)
+    with pytest.raises(TypeError, match="env must be"):
+        sabandit.simulate([0.1, 0.2], sabandit.ucb(2))
+    with pytest.raises(TypeError, match="policy must be"):
+        sabandit.simulate(sabandit.sgr(), object())
+
+
+# ------------------------------------------------------------------ save, restore, pickle
+
+@pytest.mark.parametrize("make", ALL_POLICIES)
+def test_pickle_and_text_round_trips_replay_the_same_decisions(make):
+    policy, gen = make(), sabandit.Engine(7)
+    play(policy, gen, 40)
+    clone = pickle.loads(pickle.dumps(policy))
+    assert type(clone) is type(policy) and clone.save() == policy.save()
+    from_text, from_bytes, deep = make(), make(), copy.deepcopy(policy)
+    from_text.restore(policy.save())
+    from_bytes.restore(policy.save_bytes())
+    assert isinstance(policy.save_bytes(), bytes)
+    g = [pickle.loads(pickle.dumps(gen)) for _ in range(5)]
+    expected = play(policy, gen, 30)
+    for other, engine in zip([clone, from_text, from_bytes, deep], g):
+        assert play(other, engine, 30) == expected
+
+
+def test_restore_rejects_another_policy_type_and_keeps_the_policy():
+    ts, gen = sabandit.thompson(3, model="bernoulli"), sabandit.Engine(2)
+    play(ts, gen, 10)
+    before = ts.save()
+    with pytest.raises(ValueError, match="cannot restore"):
+        ts.restore(sabandit.thompson(3, model="poisson").save())
+    with pytest.raises(ValueError, match="cannot restore"):
+        ts.restore(before[: len(before) // 2])
+    with pytest.raises(TypeError):
+        ts.restore(42)
+    assert ts.save() == before
+
+
+def test_engine_is_seeded_saved_and_pickled_like_cpp():
+    a, b = sabandit.Engine(2026), sabandit.Engine(2026)
+    assert a == b and a() == b() and a != sabandit.Engine(2027)
+    c = sabandit.Engine(0)
+    c.restore(a.save())
+    assert c == a and pickle.loads(pickle.dumps(a)) == a
+    assert sabandit.Engine.from_state(a.state) == a
+    a.discard(3)
+    for _ in range(3):
+        b()
+    assert a == b
+    assert 0.0 <= a.uniform() < 1.0 and isinstance(a(), int)
+    # splitmix64-seeded xoshiro256++: the known first output for seed 0 is an engine property
+    # shared with C++ (tests/unit/random_test.cpp checks the algorithm).
+    assert sabandit.Engine(0)() == sabandit.Engine.from_state(sabandit.Engine(0).state)()
+
+
+def test_environments_pickle_and_pull():
+    gen = sabandit.Engine(5)
+    for env in [sabandit.sgr(), sabandit.mgr(), sabandit.bernoulli_gap(3), sabandit.poisson_gap(3),
+                sabandit.NormalEnv([0.0, 1.0], variance=[1.0, 2.0]),
+                sabandit.NormalMixtureEnv([[(0.5, 0.0, 1.0), (0.5, 1.0, 1.0)], [(1.0, 2.0, 1.0)]])]:
+        clone = pickle.loads(pickle.dumps(env))
+        np.testing.assert_array_equal(clone.means, env.means)
+        assert env.means.dtype == np.float64 and env.best_mean == env.means.max()
+        g1, g2 = gen.copy(), gen.copy()
+        assert [env.pull(a, g1) for a in range(env.num_arms)] == [clone.pull(a, g2) for a in range(env.num_arms)]
+
+
+# -------------------------------------------------------------------------- simulate
+
+def test_simulate_shapes_dtypes_and_invariants():
+    env = sabandit.bernoulli_gap(6, best=0.5, gap=0.2)
+    policy = sabandit.ts_sa(6, model="bernoulli")
+    before = policy.save()
+    r = sabandit.simulate(env, policy, horizon=1000, trials=5, seed=3, threads=2, record_points=20)
+    assert policy.save() == before  # simulate copies the policy
+    assert r.rounds.shape == (20,) and r.rounds.dtype == np.int64 and r.rounds[-1] == 1000
+    for name in ["mean_regret", "standard_error", "optimal_fraction"]:
+        values = getattr(r, name)
+        assert values.shape == (20,) and values.dtype == np.float64
+    assert r.final_regrets.shape == (5,) and r.final_regrets.dtype == np.float64
+    assert r.pulls.shape == (5, 6) and r.pulls.dtype == np.int64
+    assert (r.pulls.sum(axis=1) == 1000).all() and r.trials == 5
+    # Regret from the pulls: gap 0.2 for each pull of arms 0..4.
+    np.testing.assert_allclose(r.final_regrets, 0.2 * r.pulls[:, :5].sum(axis=1), rtol=1e-12)
+    assert r.final_regret == pytest.approx(r.final_regrets.mean())
+    assert np.all(np.diff(r.mean_regret) >= 0)
+    # The same seed, any number of threads: the same numbers.
+    again = sabandit.simulate(env, policy, horizon=1000, trials=5, seed=3, threads=1, record_points=20)
+    np.testing.assert_array_equal(again.final_regrets, r.final_regrets)
+    np.testing.assert_array_equal(again.pulls, r.pulls)
+
+
+# ---------------------------------------------------------------- a model written in Python
+
+class ExponentialModel:
+    """Exponential rewards with a log link (examples/exponential_model.hpp, in Python)."""
+
+    def mean(self, phi, theta):
+        return math.exp(phi @ theta)
+
+    def log_likelihood(self, x, phi, theta):
+        eta = phi @ theta
+        return -eta - x * math.exp(-eta)
+
+    def grad_log_likelihood(self, xs, phi, theta):
+        return phi * (xs.mean() * math.exp(-(phi @ theta)) - 1.0)
+
+    def validate_reward(self, x):
+        if not x >= 0.0:
+            raise ValueError(f"reward = {x} (must be >= 0 for exponential rewards)")
+
+
+@pytest.mark.parametrize("policy_name", ["ts_sa", "ts_sgld"])
+def test_python_model_learns_the_best_arm(policy_name):
+    make = getattr(sabandit, policy_name)
+    policy = make(3, model=ExponentialModel())
+    assert type(policy).__name__ in ("TSSAPython", "TSSGLDPython")
+    gen, world = sabandit.Engine(11), sabandit.Engine(12)
+    means = [1.0, 1.0, 3.0]
+    arms = play(policy, gen, 400, lambda t, arm: -means[arm] * math.log1p(-world.uniform()))
+    assert arms[-100:].count(2) > 50  # uniform play: 33 of 100
+    assert policy.parameters["prior"] == (0.0, 1.0)  # a model without a default prior
+
+
+def test_python_model_errors_and_pickling():
+    policy, gen = sabandit.ts_sa(2, model=ExponentialModel()), sabandit.Engine(1)
+    play(policy, gen, 10, lambda t, arm: 1.0 + arm)
+    before = policy.save()
+    with pytest.raises(ValueError, match="must be >= 0 for exponential"):
+        policy.update(0, -1.0, gen)
+    assert policy.save() == before
+    clone = pickle.loads(pickle.dumps(policy))
+    assert isinstance(clone.parameters, dict) and clone.save() == before
+    g = gen.copy()
+    assert play(clone, g, 20, lambda t, arm: 1.0) == play(policy, gen, 20, lambda t, arm: 1.0)
+
+    class Broken(ExponentialModel):
+        def grad_log_likelihood(self, xs, phi, theta):
+            raise ZeroDivisionError("from the model")
+
+    broken = sabandit.ts_sa(2, model=Broken())
+    with pytest.raises(ZeroDivisionError, match="from the model"):
+        play(broken, gen, 10)
+    with pytest.raises(TypeError, match="needs a method"):
+        sabandit.ts_sa(2, model=object())
+
+
+def test_python_model_in_simulate_on_several_threads():
+    # The simulator's threads call the model: this returns only because simulate releases the
+    # GIL and the model takes it back for each call.
+    env = sabandit.PoissonEnv([1.0, 2.0])
+    r = sabandit.simulate(env, sabandit.ts_sgld(2, model=ExponentialModel(), step_size=0.05),
+                          horizon=50, trials=4, seed=1, threads=2)
+    assert r.pulls.shape == (4, 2) and (r.pulls.sum(axis=1) == 50).all()

@@ -1,0 +1,72 @@
+"""sabandit.tune: the search spaces, the parameter file, and the exact trial budget with several
+worker processes on one SQLite file (test_postgres.py does the same on PostgreSQL)."""
+import os
+import subprocess
+import sys
+
+import optuna
+import pytest
+
+import sabandit
+from sabandit import tune
+
+
+def test_search_spaces_are_the_cpp_tune_jobs():
+    assert tune.search_space("TS-SA", "h-alpha") == {"h": (0.01, 10.0, True, False), "alpha": (0.5, 1.0, False, False)}
+    assert set(tune.search_space("TS-SA", "wide")) == {"h", "alpha", "tau", "N", "B", "Omega"}
+    assert tune.search_space("TS-SGLD", "h-alpha") == {"tau": (0.01, 10.0, True, False), "h": (0.001, 1.0, True, False)}
+    assert set(tune.search_space("eps-TS", "h-alpha")) == {"tau", "epsilon"}
+    assert set(tune.search_space("UCB", "h-alpha")) == set(tune.search_space("TS", "h-alpha")) == {"tau"}
+    # The tuning seed is the C++ job's: stream_key(seed, 1, "tune").
+    assert tune.tuning_seed(2026) == sabandit.Engine.stream_key(2026, 1, 0x74756E65)
+
+
+def test_make_policy_is_the_papers_configuration():
+    sa = tune.make_policy("TS-SA", 10, {"h": 2.0, "alpha": 0.8}).parameters
+    assert (sa["step_size"], sa["window"], sa["warmup"], sa["metric"]) == (2.0, 27, 19, "identity")
+    assert sa["sa_schedule"] == (144.07, 677.88, 40.02, 0.8)
+    wide = tune.make_policy("TS-SA", 10, {"h": 1.0, "alpha": 0.9, "tau": 0.5, "N": 2, "B": 3, "Omega": 4}).parameters
+    assert (wide["temperature"], wide["inner_steps"], wide["window"], wide["warmup"]) == (0.5, 2, 3, 4)
+    assert tune.make_policy("eps-TS", 10, {"tau": 0.3, "epsilon": 0.1}).parameters["epsilon"] == 0.1
+    assert tune.make_policy("TS-SGLD", 10, {"tau": 0.3, "h": 0.05}).parameters["step_size"] == 0.05
+    with pytest.raises(ValueError, match="policy = 'LinUCB'"):
+        tune.make_policy("LinUCB", 10, {})
+
+
+def worker(storage, index, *extra):
+    return subprocess.Popen(
+        [sys.executable, "-m", "sabandit.tune", "run", "--storage", storage, "--quiet", "--worker", str(index),
+         "--threads", "1", "--policies", "TS,UCB", "--trials", "12", "--runs", "4", "--horizon", "500", *extra],
+        env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def test_two_workers_on_sqlite_meet_the_budget_exactly(tmp_path):
+    storage = f"sqlite:///{tmp_path}/tune.db"
+    output = tmp_path / "tuned_params.txt"
+    workers = [worker(storage, i) for i in range(2)]
+    for w in workers:
+        out, _ = w.communicate(timeout=300)
+        assert w.returncode == 0, out
+    for policy in ("TS", "UCB"):
+        study = optuna.load_study(study_name=f"sabandit-SGR_gap0.5_K10-{policy}", storage=storage)
+        states = [t.state for t in study.get_trials(deepcopy=False)]
+        assert states.count(optuna.trial.TrialState.COMPLETE) == 12
+        assert optuna.trial.TrialState.RUNNING not in states
+    subprocess.run([sys.executable, "-m", "sabandit.tune", "report", "--storage", storage, "--quiet",
+                    "--policies", "TS,UCB", "--trials", "12", "--output", str(output)], check=True,
+                   capture_output=True)
+    lines = [line for line in output.read_text().splitlines() if line and not line.startswith("#")]
+    assert [line.split(" = ")[0] for line in lines] == ["TS.tau", "UCB.tau"]
+    assert all(0.01 <= float(line.split(" = ")[1]) <= 10 for line in lines)
+
+
+def test_paper_protocol_writes_one_section_per_setting(tmp_path):
+    storage = f"sqlite:///{tmp_path}/tune.db"
+    output = tmp_path / "tuned_params.txt"
+    subprocess.run([sys.executable, "-m", "sabandit.tune", "run", "--protocol", "paper", "--storage", storage,
+                    "--quiet", "--threads", "1", "--policies", "TS-SA", "--trials", "2", "--runs", "2",
+                    "--horizon", "100", "--output", str(output)], check=True, capture_output=True)
+    text = output.read_text()
+    for header in ["[K = 10, gap = 0.1]", "[K = 10, gap = 0.5]", "[K = 50, gap = 0.1]", "[K = 50, gap = 0.5]"]:
+        assert header in text
+    assert text.count("TS-SA.h = ") == 4 and text.count("TS-SA.alpha = ") == 4
