@@ -124,7 +124,10 @@ std::string describe(const typename sabandit::ts_sa<Model>::params& p) {
   const auto& s = p.sa_schedule;
   return langevin_common_text(p) + ", B = " + std::to_string(p.window) + ", gamma_n = " + real(s.c1()) +
          " / (" + real(s.c2()) + " n^" + real(s.alpha()) + " + " + real(s.c3()) + ")" +
-         (p.metric == sabandit::step_metric::fisher ? ", Fisher metric (scale-free)" : "");
+         (p.metric == sabandit::step_metric::fisher ? ", Fisher metric (scale-free)" : "") +
+         (p.prior_rewards.empty() ? ""
+                                  : ", prior as " + real(p.prior_rewards.sum) + " in " +
+                                        real(p.prior_rewards.count) + " pseudo-rewards");
 }
 
 }  // namespace models_detail

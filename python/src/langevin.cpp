@@ -42,6 +42,7 @@ template <class Model>
 py::dict ts_sa_dict(const typename ts_sa<Model>::params& p) {
   py::dict d = common_dict(p);
   d["window"] = p.window;
+  d["prior_rewards"] = std::make_pair(p.prior_rewards.sum, p.prior_rewards.count);
   const auto& s = p.sa_schedule;
   d["sa_schedule"] = py::make_tuple(s.c1(), s.c2(), s.c3(), s.alpha());
   return d;
@@ -153,7 +154,7 @@ void bind_langevin(py::module_& m) {
                     std::optional<double> step_size, std::optional<double> temperature,
                     std::optional<std::string> init, std::optional<std::string> metric, prior_pair prior,
                     std::optional<Eigen::Index> warm_start_max_iterations,
-                    std::optional<double> warm_start_tolerance) {
+                    std::optional<double> warm_start_tolerance, prior_pair prior_rewards) {
     const common_keywords kw{warmup, inner_steps, warm_start_max_iterations, step_size, temperature,
                              warm_start_tolerance, init, metric, prior};
     return dispatch_model(model, [&](auto tag) -> py::object {
@@ -166,6 +167,7 @@ void bind_langevin(py::module_& m) {
         detail::throw_invalid("preset", preset, "must be 'default', 'paper' or 'robust'");
       kw.apply(p);
       set_if(p.window, window);
+      if (prior_rewards) p.prior_rewards = {prior_rewards->first, prior_rewards->second};
       if (sa_schedule) {
         const auto [c1, c2, c3, alpha] = *sa_schedule;
         p.sa_schedule = polynomial_decay(c1, c2, c3, alpha);
@@ -179,6 +181,7 @@ void bind_langevin(py::module_& m) {
      py::arg("step_size") = py::none(), py::arg("temperature") = py::none(), py::arg("init") = py::none(),
      py::arg("metric") = py::none(), py::arg("prior") = py::none(),
      py::arg("warm_start_max_iterations") = py::none(), py::arg("warm_start_tolerance") = py::none(),
+     py::arg("prior_rewards") = py::none(),
      ("TS-SA (Algorithm 1; C++ ts_sa<Model>) over num_arms arms with phi_a = 1, or over "
       "`features` (d x K). model: 'gaussian' (or GaussianModel(noise_variance)), 'bernoulli', "
       "'poisson', or an object written in Python (docs/python.md). preset: 'default' (scale-free, "
@@ -188,7 +191,9 @@ void bind_langevin(py::module_& m) {
       "Keywords given override the preset; omitted ones keep its C++ values, for 'default': "
       "window (B) = " + std::to_string(sad.window) + ", sa_schedule = (c1, c2, c3, alpha) of "
       "gamma_n = c1 / (c2 n^alpha + c3) = (" + num(sch.c1()) + ", " + num(sch.c2()) + ", " +
-      num(sch.c3()) + ", " + num(sch.alpha()) + "), " +
+      num(sch.c3()) + ", " + num(sch.alpha()) + "), prior_rewards = (sum, count) of the conjugate "
+      "prior as pseudo-rewards (the model's: (1, 2) for 'bernoulli', (1, 1e-4) for 'poisson', "
+      "none otherwise; the normal prior is then flat), " +
       common_doc(sad.step_size, sad.temperature, sad.warmup, sad.inner_steps, init_name(sad.init),
                  metric_name(sad.metric)) + ".").c_str());
 

@@ -305,3 +305,67 @@ TEST_CASE("TS-SA over uniform mini-batches of the history: one line, and its est
     CHECK(restored.parameter_estimates() == policy.parameter_estimates());
   }
 }
+
+// --- Line 4 for a model without a normalizing coordinate (models/information.hpp) ----------
+
+namespace {
+/// Exponential rewards with a log link, E[x] = e^eta, and nothing optional: the user model of
+/// examples/exponential_model.hpp, whose normalizing coordinate is -3 mu^(-1/3).
+struct bare_exponential {
+  [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
+    return std::exp(phi.dot(theta));
+  }
+  [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
+                                      const vector_cref& theta) const {
+    return -phi.dot(theta) - x * std::exp(-phi.dot(theta));
+  }
+  void grad_log_likelihood(const vector_cref& xs, const vector_cref& phi, const vector_cref& theta,
+                           vector_ref grad) const {
+    grad = phi * (xs.mean() * std::exp(-phi.dot(theta)) - 1.0);
+  }
+};
+}  // namespace
+
+TEST_CASE("the normalizing coordinate's curvature, from a model's mean and information alone",
+          "[ts_sa][fisher]") {
+  // psi'(eta) = g'^(-1/3) i^(2/3): for a log link g' = e^eta and i = 1 (exponential) or e^eta
+  // (Poisson), so d/d eta log psi' is -1/3 or 1/3 exactly; the Gaussian's is 0. Nested central
+  // differences carry errors of about 1e-10 / 1e-4 = 1e-6.
+  Eigen::VectorXd phi(2), theta(2), moved(2), shifted(2), grad(2);
+  phi << 0.6, 0.8;
+  theta << 0.9, 1.1;
+  CHECK(normalizing_curvature(bare_exponential{}, phi, theta, moved, shifted, grad) ==
+        Approx(-1.0 / 3.0).margin(1e-5));
+  CHECK(normalizing_curvature(poisson_model{}, phi, theta, moved, shifted, grad) ==
+        Approx(1.0 / 3.0).margin(1e-5));
+  CHECK(normalizing_curvature(gaussian_model(4.0), phi, theta, moved, shifted, grad) ==
+        Approx(0.0).margin(1e-5));
+  // A policy over the bare model carries it as the tilt of each arm's score.
+  ts_sa<bare_exponential> policy(2);
+  xoshiro256pp gen(4);
+  policy.update(0, 2.0, gen);
+  policy.update(1, 0.5, gen);
+  CHECK(policy.decision_tilts()(0) == Approx(-1.0 / 3.0).margin(1e-5));
+  CHECK(policy.decision_tilts()(1) == Approx(-1.0 / 3.0).margin(1e-5));
+  CHECK(ts_sa<poisson_model>(2).decision_tilts().isZero());  // Poisson knows its coordinate
+}
+
+TEST_CASE("a tilted score is the normal drawn in the tilted coordinate", "[ts_sa][statistical]") {
+  // Arm 0 scores 0; arm 1 scores -1 + log(1 + kappa u) / kappa, u ~ N(0, 1), kappa = -1/3
+  // (+infinity for u >= 3). Arm 1 wins iff u > 3 (1 - e^(-1/3)) = 0.8504, with probability
+  // p = 1 - Phi(0.8504) = 0.19756. Over n = 20000 rounds the count is binomial: sd
+  // sqrt(p (1 - p) / n) = 0.0028, and the bound is 5 sd.
+  detail::gaussian_scores scores(2);
+  scores.set(0, 0.0, 0.0);
+  scores.set(1, -1.0, 1.0, -1.0 / 3.0);
+  xoshiro256pp gen(12);
+  int wins = 0;
+  constexpr int n = 20000;
+  for (int i = 0; i < n; ++i) wins += scores.sample_argmax(gen) == 1 ? 1 : 0;
+  CHECK(std::abs(wins / double(n) - 0.19756) < 5.0 * 0.0028);
+  // Without the tilt the same arm wins iff u > 1: p = 0.15866, 14 sd lower.
+  scores.set(1, -1.0, 1.0);
+  wins = 0;
+  for (int i = 0; i < n; ++i) wins += scores.sample_argmax(gen) == 1 ? 1 : 0;
+  CHECK(std::abs(wins / double(n) - 0.15866) < 5.0 * 0.0026);
+}

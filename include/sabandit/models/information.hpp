@@ -100,6 +100,44 @@ template <RewardModel Model>
   return std::isfinite(info) && info > 0.0 ? info : 0.0;
 }
 
+/// For a model that does not know its normalizing coordinate: kappa = d/d eta log psi'(eta),
+/// the curvature of the coordinate's log-slope at theta, where
+///   psi'(eta) = g'(eta)^(-1/3) i(eta)^(2/3)
+/// is V(mu)^(-2/3) g'(eta) with V = g'^2 / i (exact for a likelihood affine in x, as above).
+/// Line 4 then draws in the coordinate whose log-slope has this curvature throughout,
+///   psi(eta) - psi(eta_hat) = psi'(eta_hat) (e^(kappa (eta - eta_hat)) - 1) / kappa,
+/// which is exact for every log-link exponential family (Poisson: 1/3, exponential: -1/3) and
+/// the identity for the Gaussian (0): policies/langevin/core.hpp. A central difference in eta
+/// (g' from the model's mean_slope, else itself a difference of the mean); 0 where the
+/// information or the slope vanish or the difference is not finite. `moved`, `shifted` and
+/// `grad` are scratch of size d.
+template <RewardModel Model>
+[[nodiscard]] double normalizing_curvature(const Model& model, const vector_cref& phi,
+                                           const vector_cref& theta, Eigen::VectorXd& moved,
+                                           Eigen::VectorXd& shifted, Eigen::VectorXd& grad) {
+  const double phi_norm2 = phi.squaredNorm();
+  const double eta = phi.dot(theta);
+  const auto log_slope_at = [&](double delta) {  // log psi' at eta + delta
+    moved = theta + (delta / phi_norm2) * phi;
+    double mean_slope = 0.0;
+    if constexpr (InvertibleLinkModel<Model>) {
+      mean_slope = model.mean_slope(phi, moved);
+    } else {  // eps ~ u^(1/3), as in fisher_information
+      const double eps = 6.0e-6 * std::max(1.0, std::abs(eta + delta));
+      shifted = moved + (eps / phi_norm2) * phi;
+      const double up = model.mean(phi, shifted);
+      shifted = moved - (eps / phi_norm2) * phi;
+      mean_slope = (up - model.mean(phi, shifted)) / (2.0 * eps);
+    }
+    const double info = fisher_information(model, phi, moved, shifted, grad);
+    return (2.0 * std::log(info) - std::log(mean_slope)) / 3.0;
+  };
+  // A wider step than the inner differences': their relative error (~1e-10) over 2 delta.
+  const double delta = 1.0e-4 * std::max(1.0, std::abs(eta));
+  const double kappa = (log_slope_at(delta) - log_slope_at(-delta)) / (2.0 * delta);
+  return std::isfinite(kappa) ? kappa : 0.0;
+}
+
 /// The model's geometry at a linear predictor eta = <phi, theta> already computed, for the
 /// scale-free TS-SA's every step: the canonical-link models write these as functions of eta
 /// (`information_at`, `mean_at`, `mean_slope_at`, `normalizing_slope_at`), which are asked in

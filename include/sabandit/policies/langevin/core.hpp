@@ -32,7 +32,9 @@
 //   score ~ N(eta, tau / J)                               (line 4)
 // and where the model knows the coordinate psi(mu) in which its posterior is closest to normal
 // (models/information.hpp), line 4 draws there: score ~ N(psi(mu), psi'(eta)^2 tau / J). psi is
-// increasing and the same for every arm, so the argmax is still that of expected reward.
+// increasing and the same for every arm, so the argmax is still that of expected reward. A
+// model that does not know psi gets its local form: the normal drawn in the coordinate whose
+// log-slope has psi's curvature at eta (normalizing_curvature), mapped back to eta.
 // With gamma_n h = 1/m the drift is g_eta / J: the stochastic Newton (Fisher scoring) step,
 // which for Gaussian rewards and B = 1 is exactly the conjugate posterior mean's recursion.
 #include <algorithm>
@@ -159,6 +161,10 @@ class core {
   [[nodiscard]] const Eigen::ArrayXd& decision_spreads() const noexcept {
     return scores_.spreads();
   }
+  /// The tilts of the decision's scores: in the Fisher metric, for a model without a
+  /// normalizing coordinate, the curvature kappa_a of the coordinate line 4 draws in
+  /// (models/information.hpp, normalizing_curvature; detail/gaussian_scores.hpp); else 0.
+  [[nodiscard]] const Eigen::ArrayXd& decision_tilts() const noexcept { return scores_.tilts(); }
 
  protected:
   /// `source_size` is the window B or the batch size, passed to GradientSource(size, K).
@@ -492,8 +498,9 @@ class core {
       if constexpr (NormalizingCoordinateModel<Model>) {  // the same law, less skewed
         scores_.set(arm, model_.normalizing_coordinate(detail::mean_at(model_, phi, stored, eta)),
                     detail::normalizing_slope_at(model_, phi, stored, eta) * sd);
-      } else {
-        scores_.set(arm, predictors_(arm), sd);
+      } else {  // the same, in the coordinate of constant curvature (models/information.hpp)
+        scores_.set(arm, predictors_(arm), sd,
+                    normalizing_curvature(model_, phi, stored, proposal_, trial_, grad_));
       }
     } else {
       scores_.set(arm, predictors_(arm), spread(arm, static_cast<double>(pulls)));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sabandit.tune as a Slurm job array: N workers, on any nodes, share the studies of one
 # PostgreSQL database (docs/python.md, "Tuning at scale"). Submit with
-#   sbatch --array=0-15 docs/python-tune-slurm.sh
+#   sbatch --array=0-15 python/tune-slurm.sh
 # after setting SABANDIT_TUNE_STORAGE (a PostgreSQL URL every node can reach), then write the
 # parameter file with
 #   python3 -m sabandit.tune report --protocol paper --storage "$SABANDIT_TUNE_STORAGE" --output tuned_params.txt
