@@ -46,8 +46,17 @@ TEST_CASE("policies run with the archetype engine and model", "[concepts]") {
     const auto b = sgld.select(gen);
     sgld.update(b, static_cast<double>(b), gen);
   }
+  // The member templates' work is visible through the concepts alone: every reward (the arm's
+  // index) was recorded once in the statistics, and the chains of arms paying 1 and 2 moved
+  // off the prior mean 0 (the archetype's linear model: its MAP is the rewards' mean).
+  CHECK(sa.statistics().counts().sum() == 50.0);
+  CHECK(sgld.statistics().counts().sum() == 50.0);
+  CHECK(sa.statistics().sums().sum() == Approx((sa.statistics().counts() *
+                                                 Eigen::ArrayXd::LinSpaced(3, 0, 2)).sum()));
   CHECK(sa.parameter_estimates().allFinite());
   CHECK(sgld.parameter_estimates().allFinite());
+  CHECK((sa.parameter_estimates().array() != 0.0).any());
+  CHECK((sgld.parameter_estimates().array() != 0.0).any());
 }
 
 // The parts a Langevin policy is composed from (policies/langevin/parts.hpp): the shipped

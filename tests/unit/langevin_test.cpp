@@ -215,12 +215,21 @@ TEST_CASE("TS-SGLD's documented step (Mazumdar's c/n on the sum = constant c her
   CHECK(curve.mean_regret[1] < 4500.0 / 4);  // a quarter of uniform play's T gap (K-1)/K
 }
 
-TEST_CASE("epsilon-TS with one arm uses its default epsilon", "[policies]") {
-  epsilon_ts policy(1);
-  xoshiro256pp gen(1);
-  CHECK(policy.select(gen) == 0);
-  policy.update(0, 1.0, gen);
-  CHECK(policy.select(gen) == 0);
+TEST_CASE("epsilon-TS's default epsilon is 1/K: the greedy arm's share follows it",
+          "[policies][statistical]") {
+  // K = 4 arms: arm 2 is ahead in posterior mean by 1e-3 only, and every posterior is wide
+  // (one reward each, temperature 1e6), so TS's draw picks each arm with probability 1/4 and
+  // the greedy branch picks arm 2. Arm 2's share is then epsilon + (1 - epsilon) / 4 = 0.4375
+  // at the default epsilon = 1/K = 1/4 (0.25 if epsilon were 0, 0.625 at 1/2).
+  // Binomial, n = 20,000: sd sqrt(0.4375 x 0.5625 / n) = 0.0035; the bound is 5 sd.
+  epsilon_ts<> policy(4, {.epsilon = std::nullopt, .posterior = {.temperature = 1e6}});
+  CHECK(policy.epsilon() == 0.25);
+  xoshiro256pp gen(9);
+  for (Eigen::Index a = 0; a < 4; ++a) policy.update(a, a == 2 ? 1e-3 : 0.0, gen);
+  constexpr int n = 20'000;
+  int greedy = 0;
+  for (int t = 0; t < n; ++t) greedy += policy.select(gen) == 2 ? 1 : 0;
+  CHECK(std::abs(greedy / double(n) - 0.4375) < 5.0 * 0.0035);
 }
 
 TEST_CASE("TS-SGLD has features() and a bounds-checked history()", "[policies][errors]") {
