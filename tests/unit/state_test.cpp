@@ -535,3 +535,129 @@ TEST_CASE("restore's messages escape the bytes they quote", "[state][guarantees]
   std::istringstream type(reseal("sabandit-state 1 ucb\x1b[2J\nend 0\n"));
   CHECK_THROWS_WITH(target.restore(type), Catch::Matchers::Contains("'ucb\\x1b[2J'"));
 }
+
+namespace {
+
+// `text` with token `index` (0: the first value after the name) of the field `name` set to
+// `value`, re-sealed: a forged state that only the consistency checks can reject.
+std::string with_token(const std::string& text, const std::string& name, std::size_t index,
+                       const std::string& value) {
+  const auto at = text.find("\n" + name + " ");
+  REQUIRE(at != std::string::npos);
+  const auto start = at + 1;
+  const auto end = text.find('\n', start);
+  std::vector<std::string> tokens;
+  std::istringstream split(text.substr(start, end - start));
+  for (std::string token; split >> token;) tokens.push_back(token);
+  REQUIRE(index + 1 < tokens.size());
+  tokens[index + 1] = value;
+  std::string line;
+  for (const auto& token : tokens) line += (line.empty() ? "" : " ") + token;
+  return reseal(text.substr(0, start) + line + text.substr(end));
+}
+
+}  // namespace
+
+// Issue 20, the probe: restore accepted impossible states once the checksum was recomputed.
+TEST_CASE("restore checks the numeric contract: sums and saved rewards beyond 1e150",
+          "[state][guarantees]") {
+  using namespace sabandit;
+  using state::format_error;
+  xoshiro256pp gen(3), env(4);
+  ucb u(3);
+  play(u, gen, env, rewards::gaussian, 30);
+  ucb u_target(3);
+  check_rejected<format_error>(u_target, with_token(saved(u), "statistics.sums", 1, "1e308"),
+                               "a reward sum is beyond its count times the reward bound 1e150");
+  ts_sa<> sa(4, {.warmup = 2, .window = 3});
+  play(sa, gen, env, rewards::gaussian, 40);
+  ts_sa<> sa_target(4);
+  check_rejected<format_error>(sa_target, with_token(saved(sa), "source.windows.buffer", 2, "1e308"),
+                               "has an entry, 1e+308, outside [-1e+150, 1e+150]");
+  ts_sgld<> sgld(3);
+  play(sgld, gen, env, rewards::gaussian, 30);
+  ts_sgld<> sgld_target(3);
+  check_rejected<format_error>(sgld_target,
+                               with_token(saved(sgld), "source.history.0", 1, "1e308"),
+                               "the history of arm 0 holds 1e+308, beyond the reward bound");
+}
+
+TEST_CASE("restore rejects statistics that contradict the window, history or posterior",
+          "[state][guarantees]") {
+  using namespace sabandit;
+  using state::format_error;
+  xoshiro256pp gen(3), env(4);
+  SECTION("TS-SA: a window that has not wrapped holds the arm's rewards") {
+    ts_sa<> sa(4, {.warmup = 2, .window = 50});
+    play(sa, gen, env, rewards::gaussian, 40);
+    ts_sa<> target(4);
+    check_rejected<format_error>(target, with_token(saved(sa), "source.windows.buffer", 2, "7.5"),
+                                 "the window of arm 0 does not hold the rewards its statistics sum");
+  }
+  SECTION("TS-SGLD: the history sums to the statistics' sum") {
+    ts_sgld<> sgld(3);
+    play(sgld, gen, env, rewards::gaussian, 30);
+    ts_sgld<> target(3);
+    check_rejected<format_error>(target, with_token(saved(sgld), "source.history.1", 1, "7.5"),
+                                 "the history of arm 1 does not sum to its statistics' sum");
+  }
+  SECTION("TS: each posterior is the prior updated by the arm's count and sum") {
+    gaussian_ts ts(3);
+    play(ts, gen, env, rewards::gaussian, 30);
+    gaussian_ts target(3);
+    check_rejected<format_error>(target, with_token(saved(ts), "posterior.1.sum", 0, "1000"),
+                                 "the posterior of arm 1 is not the prior updated");
+    check_rejected<format_error>(target,
+                                 with_token(saved(ts), "posterior.2.noise_precision", 0, "0.5"),
+                                 "the posterior of arm 2 has another noise variance");
+    thompson<bernoulli_model> beta(3);
+    play(beta, gen, env, rewards::bernoulli, 30);
+    thompson<bernoulli_model> beta_target(3);
+    check_rejected<format_error>(beta_target, with_token(saved(beta), "posterior.0.alpha", 0, "500"),
+                                 "the posterior of arm 0 is not the prior updated");
+    epsilon_ts<poisson_model> gamma(3);
+    play(gamma, gen, env, rewards::poisson, 30);
+    epsilon_ts<poisson_model> gamma_target(3);
+    check_rejected<format_error>(gamma_target,
+                                 with_token(saved(gamma), "ts.posterior.2.rate", 0, "2"),
+                                 "the posterior of arm 2 is not the prior updated");
+  }
+}
+
+TEST_CASE("restore rejects a ts_sa<poisson_model> iterate that would make every round throw",
+          "[state][guarantees]") {
+  using namespace sabandit;
+  xoshiro256pp gen(3), env(4);
+  ts_sa<poisson_model> policy(3);
+  play(policy, gen, env, rewards::poisson, 30);
+  ts_sa<poisson_model> target(3);
+  check_rejected<state::format_error>(target, with_token(saved(policy), "theta", 2, "1000"),
+                                      "the model's mean at the iterate of arm 0 is inf");
+}
+
+TEST_CASE("restore bounds the work of the next round (bounds::round_work)", "[state][guarantees]") {
+  using namespace sabandit;
+  using state::format_error;
+  xoshiro256pp gen(3), env(4);
+  ts_sa<> sa(3, {.window = 4});
+  play(sa, gen, env, rewards::gaussian, 20);
+  ts_sa<> sa_target(3);
+  check_rejected<format_error>(sa_target, with_token(saved(sa), "params.inner_steps", 0, "100000000"),
+                               "next round would compute 400000000 gradient terms");
+  using horizon = ts_sa<gaussian_model, horizon_schedule>;
+  horizon h(3, {.warmup = 2, .sa_schedule = horizon_schedule(50)});
+  play(h, gen, env, rewards::gaussian, 20);
+  horizon h_target(3, {.sa_schedule = horizon_schedule(10)});
+  check_rejected<format_error>(h_target,
+                               with_token(saved(h), "params.sa_schedule.horizon", 0, "1000000000000"),
+                               "beyond bounds::round_work");
+  ts_sgld<> sgld(3, {.batch_size = 4});
+  play(sgld, gen, env, rewards::gaussian, 20);
+  ts_sgld<> sgld_target(3);
+  check_rejected<format_error>(sgld_target,
+                               with_token(saved(sgld), "params.batch_size", 0, "100000000"),
+                               "beyond bounds::round_work");
+  check_rejected<format_error>(sgld_target,
+                               with_token(saved(sgld), "params.inner_steps", 0, "100000000"),
+                               "x arms), beyond bounds::round_work");
+}

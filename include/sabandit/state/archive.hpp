@@ -85,25 +85,7 @@ void append_number(std::string& line, T value) {  // no temporary string: a hist
   line.append(text, result.ptr);
 }
 
-/// `text` with every byte outside printable ASCII written as \xNN, cut after `limit` bytes
-/// ("..." then): how error messages quote what a stream or a file holds, so that a terminal's
-/// escape sequences in it are shown, never acted on.
-[[nodiscard]] inline std::string printable(std::string_view text, std::size_t limit = 64) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += "\\x";
-      out.push_back(digits[c >> 4]);
-      out.push_back(digits[c & 15]);
-    }
-  }
-  if (text.size() > limit) out += "...";
-  return out;
-}
+using sabandit::printable;
 
 // Field names qualified by the members they belong to ("params.prior.variance").
 class scoped_names {

@@ -10,7 +10,9 @@
 // restore() reads into a copy and swaps it in at the end: a stream that fails at any point
 // leaves the target exactly as it was (strong guarantee). restore_all() does the same for
 // several objects at once (a policy and its engines): all of them, or none.
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <istream>
 #include <limits>
@@ -23,6 +25,7 @@
 #include <utility>
 
 #include "sabandit/errors.hpp"
+#include "sabandit/kernels/schedules.hpp"
 #include "sabandit/random/xoshiro.hpp"
 #include "sabandit/state/archive.hpp"
 
@@ -128,6 +131,83 @@ void require_same_shape(const reader& ar, const T& restored, const T& target) {
   }
 }
 
+// Saturating arithmetic for the work estimate below: an overflow is "too much".
+[[nodiscard]] inline std::int64_t saturating_mul(std::int64_t x, std::int64_t y) noexcept {
+  std::int64_t r = 0;
+  return __builtin_mul_overflow(x, y, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
+
+// The checks a restored Langevin policy passes besides its fields' own (docs/state-format.md,
+// "What restore checks"), through its public accessors, so that every policy built on the
+// Langevin core gets them:
+//  - the gradient source agrees with the statistics: a TS-SGLD history holds rewards within the
+//    reward bound whose sum, taken in order, is the arm's sum to the bit; a TS-SA window that
+//    has not wrapped (n_a <= B) holds the arm's rewards, the same way;
+//  - the model's mean at every arm's iterate is finite and within 1e300 (no reward within the
+//    contract leads a chain beyond; a Poisson theta of 1000 made every round throw), and the
+//    decision scores are finite;
+//  - the next round computes at most bounds::round_work gradient terms.
+template <class T>
+void check_restored(const reader& ar, const T& p) {
+  if constexpr (requires { p.parameter_estimates(); p.features(); p.model(); p.statistics(); }) {
+    const auto& stats = p.statistics();
+    const Eigen::Index arms = p.num_arms();
+    const Eigen::Index d = p.dimension();
+    std::int64_t work = 0;
+    for (Eigen::Index a = 0; a < arms; ++a) {
+      const std::string arm = "arm " + std::to_string(a);
+      const double mean = p.model().mean(p.features().col(a), p.parameter_estimates().col(a));
+      if (!(std::abs(mean) <= bounds::reward * 1e150))
+        ar.fail("inconsistent state: the model's mean at the iterate of " + arm + " is " +
+                    number_text(mean) + ", beyond 1e300",
+                0);
+      if (!std::isfinite(p.decision_centers()(a)) || !std::isfinite(p.decision_spreads()(a)))
+        ar.fail("inconsistent state: the decision score of " + arm + " is not finite", 0);
+      const auto pulls = static_cast<Eigen::Index>(stats.count(a));
+      double sum = 0.0;
+      if constexpr (requires { p.windows(); }) {
+        const auto& windows = p.windows();
+        if (pulls <= windows.capacity()) {
+          const auto rewards = windows.rewards(a);
+          for (Eigen::Index i = 0; i < rewards.size(); ++i) sum += rewards(i);
+          if (sum != stats.sums()(a) || (pulls > 0 && windows.mean(a) != sum / static_cast<double>(pulls)))
+            ar.fail("inconsistent state: the window of " + arm +
+                        " does not hold the rewards its statistics sum",
+                    0);
+        }
+        const Eigen::Index steps =
+            sabandit::inner_steps(p.parameters().sa_schedule, std::max<Eigen::Index>(pulls, 1),
+                        p.parameters().inner_steps);
+        work = std::max(work, saturating_mul(saturating_mul(steps, windows.capacity()), d));
+      } else if constexpr (requires { p.history(a); }) {
+        const auto history = p.history(a);
+        for (Eigen::Index i = 0; i < history.size(); ++i) {
+          if (!(std::abs(history(i)) <= bounds::reward))
+            ar.fail("inconsistent state: the history of " + arm + " holds " +
+                        number_text(history(i)) + ", beyond the reward bound 1e150",
+                    0);
+          sum += history(i);
+        }
+        if (sum != stats.sums()(a))
+          ar.fail("inconsistent state: the history of " + arm +
+                      " does not sum to its statistics' sum",
+                  0);
+        // Every arm's chain moves in select(): N steps over a batch each.
+        work = saturating_mul(saturating_mul(p.parameters().inner_steps, p.parameters().batch_size),
+                              saturating_mul(d, arms));
+      }
+    }
+    constexpr bool windowed = requires { p.windows(); };
+    if (work > bounds::round_work)
+      ar.fail("the state's next round would compute " + std::to_string(work) +
+                  " gradient terms (inner steps x window or batch x dimension" +
+                  std::string(windowed ? "" : " x arms") +
+                  "), beyond bounds::round_work = 2^28: check params.inner_steps, the "
+                  "schedule's horizon, params.window or params.batch_size",
+              0);
+  }
+}
+
 // Reads the next block of `in` into a copy of `target` and returns it; `target` is untouched.
 // `where` names the block in messages; `lines` advances past it.
 template <class T>
@@ -146,6 +226,7 @@ T read_block(std::istream& in, const T& target, block_location where, std::size_
   }
   ar.finish();
   require_same_shape(ar, restored, target);
+  check_restored(ar, restored);
   return restored;
 }
 
