@@ -58,7 +58,7 @@ inline constexpr std::int64_t round_work = std::int64_t{1} << 28;
 
 }  // namespace bounds
 
-/// `text` with every byte outside printable ASCII (and the backslash) written as \xNN, cut
+/// `text` with every byte outside printable ASCII (and the backslash) written as `\xNN`, cut
 /// after `limit` bytes ("..." then): how sabandit's messages, and the example programs', quote
 /// what a stream or a file holds, so that a terminal's escape sequences in it are shown, never
 /// acted on.
