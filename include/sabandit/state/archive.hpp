@@ -436,7 +436,7 @@ class reader : public detail::scoped_names {
   std::vector<std::string_view> field(std::string_view name) {
     const std::string expected = qualified(name);
     const std::size_t at = find(expected);
-    if (at == 0) fail("the field '" + expected + "' is missing", lines_.size());
+    if (at == 0) fail("the field '" + expected + "' is missing", 0);  // at: the block's header
     current_ = at;
     const std::string_view line = lines_[at];
     std::vector<std::string_view> tokens;
