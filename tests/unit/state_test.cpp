@@ -4,7 +4,9 @@
 // left exactly as it was.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <cstdint>
 #include <sstream>
 #include <stdexcept>
@@ -14,6 +16,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/sabandit.hpp"
+#include "sabandit/state/files.hpp"
 #include "support/catch.hpp"
 
 namespace {
@@ -660,4 +663,43 @@ TEST_CASE("restore bounds the work of the next round (bounds::round_work)", "[st
   check_rejected<format_error>(sgld_target,
                                with_token(saved(sgld), "params.inner_steps", 0, "100000000"),
                                "x arms), beyond bounds::round_work");
+}
+
+// Issue 20: a missing checkpoint file was reported as "the stream is empty". The file helpers
+// name the path and the system's reason, and replace a checkpoint only once it is complete.
+TEST_CASE("checkpoint files: a missing file is named as such, a save replaces the file whole",
+          "[state][guarantees]") {
+  namespace fs = std::filesystem;
+  using namespace sabandit;
+  const fs::path dir = fs::temp_directory_path() / "sabandit_state_files";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  xoshiro256pp gen(3), env(4);
+  ts_sa<> policy(3, {.window = 4});
+  play(policy, gen, env, rewards::gaussian, 30);
+
+  ts_sa<> target(3);
+  xoshiro256pp gen2(1);
+  const std::string before = saved(target);
+  CHECK_THROWS_WITH(state::restore_file(dir / "none.state", target, gen2),
+                    Catch::Matchers::Contains("cannot open the checkpoint file") &&
+                        Catch::Matchers::Contains("none.state") &&
+                        Catch::Matchers::Contains("No such file or directory"));
+  CHECK(saved(target) == before);
+
+  state::save_file(dir / "a.state", policy, gen);
+  state::restore_file(dir / "a.state", target, gen2);
+  CHECK(saved(target) == saved(policy));
+  CHECK(gen2 == gen);
+
+  // A save that cannot be written or put in place leaves what was there, and no temporary file.
+  CHECK_THROWS_WITH(state::save_file(dir / "missing" / "b.state", policy, gen),
+                    Catch::Matchers::Contains("No such file or directory"));
+  fs::create_directory(dir / "c.state");  // a rename cannot replace a folder
+  CHECK_THROWS_WITH(state::save_file(dir / "c.state", policy, gen),
+                    Catch::Matchers::Contains("cannot replace the checkpoint file"));
+  CHECK(fs::is_directory(dir / "c.state"));
+  const auto files = std::distance(fs::directory_iterator(dir), fs::directory_iterator{});
+  CHECK(files == 2);  // a.state and the folder
+  fs::remove_all(dir);
 }
