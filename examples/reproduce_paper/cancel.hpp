@@ -1,5 +1,5 @@
 #pragma once
-// Clean stops on SIGINT and SIGTERM. The handler only records the signal; the simulation sees
+// Clean stops on SIGINT, SIGTERM and SIGHUP (the terminal closed). The handler only records the signal; the simulation sees
 // it through `cancellable`, an environment wrapper that checks the flag at every pull, so a
 // job stops within one round of each worker thread and unwinds as a `cancelled` exception:
 // the staging folder is removed on the way out and the previous outputs stay as they were.
@@ -25,12 +25,16 @@ extern "C" inline void record_signal(int signal) {
 struct cancelled : std::runtime_error {
   explicit cancelled(int signal)
       : std::runtime_error(std::string("interrupted by ") +
-                           (signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal")),
+                           (signal == SIGINT    ? "SIGINT"
+                            : signal == SIGTERM ? "SIGTERM"
+                            : signal == SIGHUP  ? "SIGHUP"
+                                                : "a signal")),
         signal_number(signal) {}
   int signal_number;
 };
 
-/// Routes SIGINT and SIGTERM to the flag (no SA_RESTART: a blocked wait returns EINTR).
+/// Routes SIGINT, SIGTERM and SIGHUP to the flag (no SA_RESTART: a blocked wait returns
+/// EINTR). A SIGHUP that the program was started ignoring (nohup) stays ignored.
 inline void install_signal_handlers() {
   struct sigaction action {};
   action.sa_handler = detail::record_signal;
@@ -38,6 +42,9 @@ inline void install_signal_handlers() {
   action.sa_flags = 0;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  struct sigaction hangup {};
+  if (sigaction(SIGHUP, nullptr, &hangup) == 0 && hangup.sa_handler != SIG_IGN)
+    sigaction(SIGHUP, &action, nullptr);
 }
 
 /// Asks the running job to stop, as a signal would (tests use it; so could a GUI).

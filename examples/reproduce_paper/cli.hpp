@@ -38,14 +38,17 @@ CLI::Option* add_integer(CLI::App& app, const std::string& names, T& value, cons
       [name, min, max](std::string& input) -> std::string {
         const auto v = parse_integer(input);
         if (!v) {
-          throw usage_error(name + " must be an integer (got '" + input + "')");
+          throw usage_error(name + " must be an integer (got '" + sabandit::printable(input) + "')");
         }
         if (*v < min) throw usage_error(name + " must be ≥ " + std::to_string(min) + " (got " + input + ")");
         if (*v > max) throw usage_error(name + " must be ≤ " + std::to_string(max) + " (got " + input + ")");
+        // CLI11 converts the option's text again, after this check, and reads a leading 0 as
+        // octal ("010" is 8) or a 0x as hex: it gets the decimal value we read instead.
+        input = std::to_string(*v);
         return {};
       },
       "", "");
-  auto* option = app.add_option(names, value, help)->check(check)->capture_default_str();
+  auto* option = app.add_option(names, value, help)->transform(check)->capture_default_str();
   option->type_name("INT");
   return option;
 }
@@ -54,32 +57,43 @@ CLI::Option* add_integer(CLI::App& app, const std::string& names, T& value, cons
 inline CLI::Option* add_seed(CLI::App& app, std::uint64_t& value) {
   CLI::Validator check(
       [](std::string& input) -> std::string {
-        if (!parse_unsigned(input)) {
-          throw usage_error("--seed must be an integer in [0, 18446744073709551615] (got '" + input + "')");
+        const auto seed = parse_unsigned(input);
+        if (!seed) {
+          throw usage_error("--seed must be an integer in [0, 18446744073709551615] (got '" +
+                            sabandit::printable(input) + "')");
         }
+        input = std::to_string(*seed);  // decimal for CLI11's conversion too (add_integer)
         return {};
       },
       "", "");
   auto* option = app.add_option("--seed", value, "Experiment seed, in [0, 2^64 - 1]")
-                     ->check(check)
+                     ->transform(check)
                      ->capture_default_str();
   option->type_name("UINT64");
   return option;
 }
 
-/// A real option that must be > 0 and finite.
+/// A real option that must be > 0, finite and at most `max`.
 inline CLI::Option* add_positive_real(CLI::App& app, const std::string& names, double& value,
-                                      const std::string& help) {
+                                      const std::string& help,
+                                      double max = std::numeric_limits<double>::max()) {
   const std::string name = long_name(names);
   CLI::Validator check(
-      [name](std::string& input) -> std::string {
+      [name, max](std::string& input) -> std::string {
         const auto v = parse_real(input);
-        if (!v) throw usage_error(name + " must be a finite decimal number (got '" + input + "')");
+        if (!v) {
+          throw usage_error(name + " must be a finite decimal number (got '" +
+                            sabandit::printable(input) + "')");
+        }
         if (!(*v > 0)) throw usage_error(name + " must be > 0 (got " + input + ")");
+        if (*v > max) {
+          throw usage_error(name + " must be ≤ " + format_real(max) + " (got " + input + ")");
+        }
+        input = format_real(*v);  // what we read, for CLI11's own conversion
         return {};
       },
       "", "");
-  auto* option = app.add_option(names, value, help)->check(check)->capture_default_str();
+  auto* option = app.add_option(names, value, help)->transform(check)->capture_default_str();
   option->type_name("REAL");
   return option;
 }
@@ -169,7 +183,7 @@ inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::stri
 
 /// Runs reproduce_paper with `args` (without the program name); returns the exit status:
 /// 0 success, 1 the job failed, 2 a bad command line or parameter file, 128 + N stopped by
-/// signal N (SIGINT, SIGTERM).
+/// signal N (SIGINT, SIGTERM, SIGHUP).
 inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   using namespace cli_detail;
   CLI::App app{"Reproduce the TS-SA paper's experiments with sabandit", "reproduce_paper"};
@@ -204,7 +218,10 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
              "wide (h, alpha, tau, N, B, Omega)",
              {"h-alpha", "h-tau", "wide"});
   add_integer(*tune, "--arms,-K", tun.where.arms, "Arms", 2, 100000);
-  add_positive_real(*tune, "--gap", tun.where.gap, "Gap between the best and the other means");
+  // At most 1e100: the arms' means 3 - gap then keep rewards far inside the library's bound
+  // of 1e150, whose error would otherwise name a reward, not --gap.
+  add_positive_real(*tune, "--gap", tun.where.gap, "Gap between the best and the other means",
+                    1e100);
   add_integer(*tune, "--configs", tun.configs, "Random configurations per policy", 1);
   add_integer(*tune, "--initial-trials", tun.initial_trials, "Trials per configuration at the first rung", 1);
   add_integer(*tune, "--eta", tun.eta, "Halving factor", 2, 100);

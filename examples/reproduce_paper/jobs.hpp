@@ -171,7 +171,7 @@ inline figure1_result run_figure1(const figure1_options& o) {
   const long long policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
   o.params.base.validate();
   o.params.require_sections_in(o.grid);
-  output_set outputs(o.common.out);  // --out is writable, or we stop here
+  output_set outputs(o.common.out, "figure1_");  // --out is writable, or we stop here
 
   const auto config = grid_config(o.common, o.horizon, o.trials);
   progress bar("figure1", runs * o.trials);
@@ -263,7 +263,7 @@ inline std::string run_ablation(const ablation_options& o) {
   }
   (void)checked_mul(total, o.horizon, "--trials (R) x --horizon (T) x ablation values");
   check_run_size(o.horizon, o.common.record_points);
-  output_set outputs(o.common.out);
+  output_set outputs(o.common.out, "ablation_");
 
   const sabandit::run_config config{.horizon = o.horizon, .trials = o.trials,
                                     .seed = o.common.seed, .threads = o.common.threads,

@@ -275,7 +275,7 @@ inline models_result run_models(const models_options& o) {
   const auto& policies = result.policies;
   const auto runs = static_cast<long long>(o.grid.size() * policies.size());
   result.policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
-  output_set outputs(o.common.out);  // --out is writable, or we stop here
+  output_set outputs(o.common.out, "models_");  // --out is writable, or we stop here
 
   const auto config = grid_config(o.common, o.horizon, o.trials);
   progress bar("models", runs * o.trials);

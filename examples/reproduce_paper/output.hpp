@@ -12,10 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -60,6 +62,8 @@ class unique_fd {
   unique_fd(const fs::path& path, int flags) : fd_(::open(path.c_str(), flags | O_CLOEXEC, 0666)) {
     if (fd_ < 0) throw_errno("cannot open " + path.string(), errno);
   }
+  /// Owns `fd`, already open.
+  explicit unique_fd(int fd) noexcept : fd_(fd) {}
   unique_fd(const unique_fd&) = delete;
   unique_fd& operator=(const unique_fd&) = delete;
   ~unique_fd() {
@@ -67,9 +71,9 @@ class unique_fd {
   }
   [[nodiscard]] int get() const noexcept { return fd_; }
   /// Closes and reports a failure (a delayed write error, on NFS say).
-  void close(const fs::path& path) {
+  void close(const std::string& path) {
     const int fd = std::exchange(fd_, -1);
-    if (::close(fd) != 0) throw_errno("cannot write " + path.string(), errno);
+    if (::close(fd) != 0) throw_errno("cannot write " + path, errno);
   }
 
  private:
@@ -116,8 +120,12 @@ inline void remove_stale_staging(const fs::path& out) {
 class output_set {
  public:
   /// Creates `out` and the staging folder and writes a probe file, so that an unwritable
-  /// --out is reported before any computing.
-  explicit output_set(fs::path out) : out_(std::move(out)) {
+  /// --out is reported before any computing. `plot_prefix` names the job's plots
+  /// ("figure1_"): commit() removes the `<plot_prefix>*.png` in `out` that the new set does
+  /// not have, so that a run with --no-plots (or fewer settings) leaves no stale plot beside
+  /// its new CSV.
+  explicit output_set(fs::path out, std::string plot_prefix = {})
+      : out_(std::move(out)), plot_prefix_(std::move(plot_prefix)) {
     try {
       fs::create_directories(out_);
       detail::remove_stale_staging(out_);
@@ -153,10 +161,21 @@ class output_set {
     files_.push_back(name);
   }
 
-  /// Moves every file into `out` (each rename atomic), then removes the staging folder.
+  /// Moves every file into `out` (each rename atomic), removes the job's plots that the set
+  /// does not have (constructor), then removes the staging folder.
   void commit() {
     throw_if_cancelled();
     for (const auto& name : files_) fs::rename(staging_ / name, out_ / name);
+    if (!plot_prefix_.empty()) {
+      std::vector<fs::path> stale;
+      for (const auto& entry : fs::directory_iterator(out_)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_regular_file() && name.starts_with(plot_prefix_) && name.ends_with(".png") &&
+            std::find(files_.begin(), files_.end(), name) == files_.end())
+          stale.push_back(entry.path());
+      }
+      for (const auto& path : stale) fs::remove(path);
+    }
     discard();
   }
 
@@ -169,6 +188,7 @@ class output_set {
   }
 
   fs::path out_;
+  std::string plot_prefix_;
   fs::path staging_;
   std::vector<std::string> files_;
 };
@@ -178,21 +198,45 @@ struct plot_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Runs `gnuplot` (found on PATH) on `script`, its standard output going to `png` and its
-/// standard error to `log`. No shell, and no path inside the script.
+namespace detail {
+/// Reads `fd` to its end (retrying EINTR), at most `limit` bytes; throws naming `what`.
+inline std::string read_all(int fd, std::size_t limit, const std::string& what) {
+  std::string data;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_errno("cannot read " + what, errno);
+    }
+    if (got == 0) return data;
+    if (data.size() + static_cast<std::size_t>(got) > limit)
+      throw std::runtime_error(what + " is larger than " + std::to_string(limit) + " bytes");
+    data.append(buffer, static_cast<std::size_t>(got));
+  }
+}
+}  // namespace detail
+
+/// Runs `gnuplot` (found on PATH) on `script`, its standard error going to `log`; its standard
+/// output, the PNG, comes through a pipe and this program writes it to `png`, so that a full
+/// disk is reported with its errno text ("cannot write ...: No space left on device"), which
+/// gnuplot, writing the file itself, did not report. No shell, and no path inside the script.
 inline void run_gnuplot(const std::string& script, const fs::path& png, const fs::path& log) {
   const fs::path script_file = log.string() + ".gp";
   detail::write_file(script_file, script);
   detail::unique_fd in(script_file, O_RDONLY);
-  detail::unique_fd out(png, O_WRONLY | O_CREAT | O_TRUNC);
   detail::unique_fd err(log, O_WRONLY | O_CREAT | O_TRUNC);
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) detail::throw_errno("cannot create a pipe for gnuplot", errno);
+  detail::unique_fd from_gnuplot(pipe_fds[0]);
+  detail::unique_fd to_png(pipe_fds[1]);
 
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attributes;
   posix_spawn_file_actions_init(&actions);
   posix_spawnattr_init(&attributes);
   posix_spawn_file_actions_adddup2(&actions, in.get(), STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, to_png.get(), STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err.get(), STDERR_FILENO);
   sigset_t defaults;
   sigset_t none;
@@ -200,6 +244,7 @@ inline void run_gnuplot(const std::string& script, const fs::path& png, const fs
   sigaddset(&defaults, SIGPIPE);
   sigaddset(&defaults, SIGINT);
   sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGHUP);
   sigemptyset(&none);
   posix_spawnattr_setsigdefault(&attributes, &defaults);
   posix_spawnattr_setsigmask(&attributes, &none);
@@ -217,12 +262,21 @@ inline void run_gnuplot(const std::string& script, const fs::path& png, const fs
   if (spawned != 0) {
     throw plot_error(std::string("cannot start gnuplot: ") + std::strerror(spawned));
   }
+  to_png.close("the pipe to gnuplot");  // gnuplot holds the only write end: EOF when it exits
+  std::string image;
+  std::exception_ptr read_error;
+  try {
+    image = detail::read_all(from_gnuplot.get(), std::size_t{1} << 26, "gnuplot's PNG");
+  } catch (...) {
+    read_error = std::current_exception();
+  }
+  from_gnuplot.close("the pipe from gnuplot");  // a gnuplot still writing gets EPIPE and ends
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) detail::throw_errno("waiting for gnuplot", errno);
   }
   throw_if_cancelled();  // a terminal's ^C reaches gnuplot too
-  out.close(png);
+  if (read_error) std::rethrow_exception(read_error);
   in.close(script_file);
   err.close(log);
   const std::string messages = detail::read_head(log, 600);
@@ -237,10 +291,11 @@ inline void run_gnuplot(const std::string& script, const fs::path& png, const fs
     throw plot_error("gnuplot failed with status " + std::to_string(WEXITSTATUS(status)) +
                      " while plotting " + png.filename().string() + said);
   }
-  if (detail::read_head(png, 8) != std::string("\x89PNG\r\n\x1a\n", 8)) {
+  if (image.rfind(std::string("\x89PNG\r\n\x1a\n", 8), 0) != 0) {
     throw plot_error("gnuplot exited with status 0 but wrote no PNG for " +
                      png.filename().string() + said);
   }
+  detail::write_file(png, image);  // std::system_error with the errno text: ENOSPC, EFBIG
 }
 
 /// One line of a plot: a curve, optionally with its +-1 s.e. band.

@@ -268,7 +268,7 @@ inline problems_result run_problems(const problems_options& o) {
         "the total of --horizon (T) x --trials (R) x policies");
     trials_total += runs * o.trials;
   }
-  output_set outputs(o.common.out);  // --out is writable, or we stop here
+  output_set outputs(o.common.out, "problems_");  // --out is writable, or we stop here
 
   progress bar("problems", trials_total);
   const std::string set_name = o.tuning_set ? "tuning" : "evaluation";

@@ -230,7 +230,7 @@ inline study_result run_study(const study_options& o) {
   (void)policy_rounds;
   (void)checked_mul(o.trials, o.trial_points, "--trials (R) x --trial-points");
   check_run_size(o.horizon, o.trial_points);
-  output_set outputs(o.common.out);
+  output_set outputs(o.common.out, "study_");
   progress bar("study", runs * o.trials);
 
   const auto tuning = grid_config({.seed = tuning_seed_of(o.common.seed), .threads = o.common.threads,

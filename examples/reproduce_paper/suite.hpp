@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <cmath>
 #include <limits>
@@ -81,7 +82,12 @@ struct suite_params {
   /// A parameter file's whole text; a usage_error naming `path` if it cannot be read.
   static std::string read_text(const std::string& path) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
+    const auto status = std::filesystem::status(path, ec);
+    if (status.type() == std::filesystem::file_type::not_found) {
+      throw usage_error("cannot open parameter file " + path + ": no such file");
+    }
+    if (ec) throw usage_error("cannot open parameter file " + path + ": " + ec.message());
+    if (!std::filesystem::is_regular_file(status)) {
       throw usage_error("cannot open parameter file " + path + ": not a regular file");
     }
     std::ifstream in(path, std::ios::binary);
@@ -97,6 +103,12 @@ struct suite_params {
   /// doubles) in the 2-arm check below, after allocating 16 GB there, to fail in a job.
   static constexpr Eigen::Index max_per_arm_size = Eigen::Index{1} << 20;
 
+  /// Largest N x B (TS-SA) and N x batch_size (TS-SGLD) a parameter file may ask for: the
+  /// gradient terms one arm's step computes in a round, which no cancellation interrupts. At
+  /// 2^22 a round of 50 arms stays below the library's bounds::round_work (2^28), well under a
+  /// second; 10^8 inner steps made SIGINT wait 20 s or more.
+  static constexpr Eigen::Index max_step_work = Eigen::Index{1} << 22;
+
   /// Checks the sizes above, then builds each policy once (with 2 arms): the library rejects
   /// what it would reject in a job, but before any computing.
   void validate() const {
@@ -106,6 +118,16 @@ struct suite_params {
         throw usage_error(std::string(key) + " = " + std::to_string(size) + " is above " +
                           std::to_string(max_per_arm_size) +
                           " (2^20, this program's memory cap for a size allocated per arm)");
+    }
+    for (const auto& [keys, steps, size] :
+         {std::tuple<const char*, Eigen::Index, Eigen::Index>{"TS-SA.N x TS-SA.B", sa.inner_steps, sa.window},
+          {"TS-SGLD.N x TS-SGLD.batch_size", sgld.inner_steps, sgld.batch_size}}) {
+      Eigen::Index work = 0;
+      if (steps > 0 && size > 0 && (__builtin_mul_overflow(steps, size, &work) || work > max_step_work))
+        throw usage_error(std::string(keys) + " = " + std::to_string(steps) + " x " + std::to_string(size) +
+                          " is above " + std::to_string(max_step_work) +
+                          " (2^22, this program's bound on the rewards an arm's step visits in a "
+                          "round, so that SIGINT stops a job within a second)");
     }
     (void)sabandit::gaussian_ts(2, ts);
     (void)sabandit::epsilon_ts<>(2, eps_ts);
@@ -141,11 +163,11 @@ namespace detail {
 
 inline double real_value(std::string_view text) {
   if (const auto value = parse_real(text)) return *value;
-  throw usage_error("'" + std::string(text) + "' is not a finite decimal number");
+  throw usage_error("'" + sabandit::printable(text) + "' is not a finite decimal number");
 }
 inline Eigen::Index integer_value(std::string_view text) {
   if (const auto value = parse_integer(text)) return static_cast<Eigen::Index>(*value);
-  throw usage_error("'" + std::string(text) + "' is not an integer");
+  throw usage_error("'" + sabandit::printable(text) + "' is not an integer");
 }
 
 template <auto... Member>
@@ -184,7 +206,7 @@ void add_prior_fields(std::vector<suite_params::field>& fields, const std::strin
                       } else if (v == "warm_start") {
                         (s.*Policy).init = sabandit::initialisation::warm_start;
                       } else {
-                        throw usage_error("'" + std::string(v) + "' is not warm_start or prior");
+                        throw usage_error("'" + sabandit::printable(v) + "' is not warm_start or prior");
                       }
                     }});
   using prior = sabandit::normal_prior;
@@ -336,7 +358,7 @@ struct parsed_parameter_file {
 /// "[K = 10, gap = 0.1]" (blanks free): K an integer >= 2, gap a decimal number > 0.
 inline setting_key parse_section_header(std::string_view header, const std::string& where) {
   const auto bad = [&](const std::string& why) {
-    return usage_error(where + "expected a section [K = INT, gap = REAL], got '" + std::string(header) +
+    return usage_error(where + "expected a section [K = INT, gap = REAL], got '" + sabandit::printable(header, 80) +
                        "' (" + why + ")");
   };
   std::string_view inner = header.substr(1, header.size() - 2);
@@ -357,7 +379,7 @@ inline setting_key parse_section_header(std::string_view header, const std::stri
       gap = parse_real(value);
       if (!gap || !(*gap > 0)) throw bad("gap must be a decimal number > 0");
     } else {
-      throw bad("'" + std::string(name) + "' is not K or gap, or is repeated");
+      throw bad("'" + sabandit::printable(name) + "' is not K or gap, or is repeated");
     }
   }
   if (!arms || !gap) throw bad("both K and gap are needed");
@@ -390,20 +412,20 @@ inline parsed_parameter_file parse_parameter_file(const std::string& text, const
     }
     const auto eq = line.find('=');
     if (eq == std::string_view::npos || line.find('=', eq + 1) != std::string_view::npos) {
-      throw usage_error(where + "expected POLICY.PARAM = VALUE, got '" + raw + "'");
+      throw usage_error(where + "expected POLICY.PARAM = VALUE, got '" + sabandit::printable(raw, 80) + "'");
     }
     const std::string key(suite_params::trim(line.substr(0, eq)));
     const std::string_view value = suite_params::trim(line.substr(eq + 1));
     if (key.empty() || key.find_first_of(" \t") != std::string::npos) {
-      throw usage_error(where + "expected one POLICY.PARAM before '=', got '" + key + "'");
+      throw usage_error(where + "expected one POLICY.PARAM before '=', got '" + sabandit::printable(key) + "'");
     }
     if (value.empty() || value.find_first_of(" \t") != std::string_view::npos) {
-      throw usage_error(where + "expected one value after '=', got '" + std::string(value) + "'");
+      throw usage_error(where + "expected one value after '=', got '" + sabandit::printable(value) + "'");
     }
     if (!suite_params::known(key)) {
       std::string valid;
       for (const auto& f : suite_params::fields()) valid += (valid.empty() ? "" : ", ") + f.key;
-      throw usage_error(where + "unknown parameter '" + key + "'; valid: " + valid);
+      throw usage_error(where + "unknown parameter '" + sabandit::printable(key) + "'; valid: " + valid);
     }
     if (const auto [it, fresh] = seen.emplace(key, number); !fresh) {
       throw usage_error(where + "'" + key + "' is already set on line " + std::to_string(it->second));

@@ -4,6 +4,7 @@
 // the message names the offending parameter and its value.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -47,7 +48,37 @@ inline constexpr double step_size = 1e6;
 /// killed by the out-of-memory killer).
 inline constexpr std::int64_t state_doubles = std::int64_t{1} << 31;
 
+/// Most gradient terms (rewards x dimension, summed over inner steps and arms) that the next
+/// round of a restored Langevin policy may compute: 2^28, under a second on one core. A state
+/// asking for more (a huge inner_steps N, horizon_schedule horizon T, window or batch size) is
+/// rejected by restore(), so that a checkpoint cannot make a service's next round run for
+/// minutes, deaf to SIGINT (docs/state-format.md). Constructors do not check it: a policy built
+/// by its owner may be as slow as its owner chooses.
+inline constexpr std::int64_t round_work = std::int64_t{1} << 28;
+
 }  // namespace bounds
+
+/// `text` with every byte outside printable ASCII (and the backslash) written as `\xNN`, cut
+/// after `limit` bytes ("..." then): how sabandit's messages, and the example programs', quote
+/// what a stream or a file holds, so that a terminal's escape sequences in it are shown, never
+/// acted on.
+[[nodiscard]] inline std::string printable(std::string_view text, std::size_t limit = 64) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += "\\x";
+      out.push_back(digits[c >> 4]);
+      out.push_back(digits[c & 15]);
+    }
+  }
+  if (text.size() > limit) out += "...";
+  return out;
+}
+
 }  // namespace sabandit
 
 namespace sabandit::detail {
@@ -144,6 +175,14 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
     throw state_size_error(out.str());
   }
   return num_arms;
+}
+
+/// Whether `got` is `expected` up to the rounding of `count` additions of terms of at most
+/// `magnitude`: |got - expected| <= 4 eps (count + 1) magnitude.
+[[nodiscard]] inline bool sums_agree(double got, double expected, double count,
+                                     double magnitude) noexcept {
+  return std::abs(got - expected) <=
+         4.0 * std::numeric_limits<double>::epsilon() * (count + 1.0) * magnitude;
 }
 
 }  // namespace sabandit::detail

@@ -18,7 +18,8 @@ ensure_packages() {
 SABANDIT_BUILD_PACKAGES=(cmake g++ make git python3 pkg-config doxygen libeigen3-dev catch2 libbenchmark-dev libcli11-dev gnuplot-nox)
 
 # What scripts/fuzz needs besides: Debian 12's Clang and its runtime, which holds libFuzzer and
-# the sanitizers' libraries. Only scripts/fuzz asks for them.
+# the sanitizers' libraries. Only scripts/fuzz and scripts/test's ThreadSanitizer step ask for
+# them.
 SABANDIT_FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)
 
 # What the Python module (-DSABANDIT_PYTHON=ON, pip install .), sabandit.tune and their tests

@@ -201,3 +201,61 @@ TEST_CASE("figure1 --params figure1_params.txt repeats a run exactly", "[reprodu
   REQUIRE(run(args).status == 0);
   CHECK(slurp(defaults / "figure1.csv") != slurp(first / "figure1.csv"));
 }
+
+// Issue 20, the probe: the validators read decimal, then CLI11 converted the original text
+// again, reading a leading 0 as octal: --seed 010 was 8, --horizon 010 T = 8, --trials 010 8
+// trials; --seed 08 failed with an unprefixed "Could not convert".
+TEST_CASE("integers on the command line are decimal: 010 is 10, 08 is 8", "[reproduce][cli][guarantees]") {
+  const auto out = test_files::scratch("cli_decimal");
+  const auto r = run({"figure1", "--seed", "010", "-T", "010", "--trials", "010", "--no-plots",
+                      "--threads", "1", "--record-points", "05", "--out", out.string()});
+  REQUIRE(r.status == 0);
+  CHECK(slurp(out / "figure1.md").find("at T = 10, mean ± standard error over 10 trials, seed 10.") !=
+        std::string::npos);
+  const auto eight = run({"figure1", "--seed", "08", "-T", "5", "-R", "1", "--no-plots", "--threads",
+                          "1", "--out", out.string()});
+  REQUIRE(eight.status == 0);
+  CHECK(slurp(out / "figure1.md").find("seed 8.") != std::string::npos);
+}
+
+// Issue 20, the probe: tune --gap 1e308 failed with a "reward" error that did not name --gap.
+TEST_CASE("a --gap too large for the rewards is an error naming --gap", "[reproduce][cli][guarantees]") {
+  const auto r = run({"tune", "--gap", "1e308"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--gap must be ≤ 1e+100 (got 1e308)") != std::string::npos);
+}
+
+// Issue 20, the probe: a missing --params file was reported as "not a regular file".
+TEST_CASE("a missing parameter file says it is missing", "[reproduce][cli][guarantees]") {
+  const auto r = run({"figure1", "--params", "/nonexistent/p.txt"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("cannot open parameter file /nonexistent/p.txt: no such file") != std::string::npos);
+  CHECK_THROWS_WITH(repro::suite_params::from_file(fs::temp_directory_path().string()),
+                    Catch::Contains("not a regular file"));
+}
+
+// Issue 20, the probe: error messages echoed raw bytes of the parameter file, terminal escape
+// sequences included.
+TEST_CASE("parameter-file errors escape the bytes they quote", "[reproduce][cli][guarantees]") {
+  const auto value = parse_error("TS.tau = \x1b[2J\n");
+  CHECK(value.find("'\\x1b[2J' is not a finite decimal number") != std::string::npos);
+  CHECK(value.find('\x1b') == std::string::npos);
+  const auto key = parse_error("TS.\x1b]0;x\x07 = 1\n");
+  CHECK(key.find("unknown parameter 'TS.\\x1b]0;x\\x07'") != std::string::npos);
+  CHECK(key.find('\x1b') == std::string::npos);
+  const auto line = parse_error("\x9b" "31m\n");
+  CHECK(line.find("got '\\x9b31m'") != std::string::npos);
+  const auto seed = run({"figure1", "--seed", "1\x1b[2J"});
+  CHECK(seed.err.find("(got '1\\x1b[2J')") != std::string::npos);
+}
+
+// Issue 20, the probe: TS-SGLD.N = 100000000 was accepted, and the next round never finished:
+// SIGINT waited 20 s or more.
+TEST_CASE("parameter files bound the work of a round", "[reproduce][cli][guarantees]") {
+  CHECK(parse_error("TS-SGLD.N = 100000000\n")
+            .find("TS-SGLD.N x TS-SGLD.batch_size = 100000000 x 32 is above 4194304") !=
+        std::string::npos);
+  CHECK(parse_error("TS-SA.N = 5000000\nTS-SA.B = 1\n").find("TS-SA.N x TS-SA.B = 5000000 x 1 is above") !=
+        std::string::npos);
+  CHECK(parse_error("TS-SA.N = 4194304\nTS-SA.B = 1\n") == "accepted");
+}

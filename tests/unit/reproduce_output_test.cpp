@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -65,6 +66,26 @@ struct scoped_env {
   std::string old_;
   bool had_ = false;
 };
+
+/// Runs the figure1 job `o` with writes beyond `bytes` failing (EFBIG, as a full disk's
+/// ENOSPC would: a file-size limit, SIGXFSZ ignored); returns the error's message.
+std::string failure_with_file_size_limit(rlim_t bytes, const repro::figure1_options& o) {
+  struct rlimit old {};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+  auto* previous = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = old;
+  small.rlim_cur = bytes;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  std::string message;
+  try {
+    (void)repro::run_figure1(o);
+  } catch (const std::exception& error) {
+    message = error.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, previous);
+  return message;
+}
 
 }  // namespace
 
@@ -128,20 +149,7 @@ TEST_CASE("a failed job leaves the previous outputs exactly as they were", "[rep
   SECTION("a full disk (a file-size limit makes writes fail with EFBIG)") {
     o.common.seed = 7;
     o.common.record_points = 200;  // a CSV larger than the limit
-    struct rlimit old {};
-    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
-    auto* previous = std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit small = old;
-    small.rlim_cur = 16 * 1024;
-    REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
-    std::string message;
-    try {
-      (void)repro::run_figure1(o);
-    } catch (const std::system_error& error) {
-      message = error.what();
-    }
-    ::setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, previous);
+    const std::string message = failure_with_file_size_limit(16 * 1024, o);
     CHECK(message.find("cannot write") != std::string::npos);
     CHECK(message.find("figure1.csv") != std::string::npos);
   }
@@ -161,12 +169,16 @@ TEST_CASE("an unwritable --out is reported before any computing", "[reproduce][o
   CHECK_THROWS_WITH(repro::run_figure1(o), Catch::Contains("--out") && Catch::Contains("is not a writable folder"));
 }
 
-TEST_CASE("SIGINT stops a job within a round; nothing of it is left behind", "[reproduce][output]") {
-  const auto out = test_files::scratch("output_sigint");
+namespace {
+
+// Sends `signal` to this process once a figure1 job of hours has started in `out`, and checks
+// that the job stops within a round, reporting the signal, and leaves nothing behind.
+void check_signal_stops_job(int signal, const fs::path& out) {
   auto o = small_job(out, false);
   (void)repro::run_figure1(o);
   const auto before = snapshot(out);
 
+  std::signal(signal, SIG_DFL);  // installed even if the test runner ignores it (nohup)
   repro::install_signal_handlers();
   repro::reset_cancel();
   o.horizon = 2'000'000'000;  // hours of work if the signal were ignored
@@ -183,7 +195,7 @@ TEST_CASE("SIGINT stops a job within a round; nothing of it is left behind", "[r
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    ::kill(::getpid(), SIGINT);
+    ::kill(::getpid(), signal);
   });
   const auto start = std::chrono::steady_clock::now();
   int signal_number = 0;
@@ -196,9 +208,49 @@ TEST_CASE("SIGINT stops a job within a round; nothing of it is left behind", "[r
   repro::reset_cancel();
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  CHECK(signal_number == SIGINT);
+  std::signal(SIGHUP, SIG_DFL);
+  CHECK(signal_number == signal);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(30));
   CHECK(snapshot(out) == before);
+}
+
+}  // namespace
+
+TEST_CASE("SIGINT stops a job within a round; nothing of it is left behind", "[reproduce][output]") {
+  check_signal_stops_job(SIGINT, test_files::scratch("output_sigint"));
+}
+
+// Issue 20, the probe: SIGHUP (a closed terminal) killed the job and left its staging folder.
+TEST_CASE("SIGHUP stops a job like SIGINT: its staging folder is removed", "[reproduce][output][guarantees]") {
+  check_signal_stops_job(SIGHUP, test_files::scratch("output_sighup"));
+}
+
+// Issue 20, the probe: --no-plots left the previous run's PNGs beside the new CSV.
+TEST_CASE("a run with --no-plots removes the previous run's plots", "[reproduce][output][guarantees]") {
+  const auto out = test_files::scratch("output_no_plots");
+  (void)repro::run_figure1(small_job(out, true));
+  REQUIRE(is_png(out / "figure1_SGR_gap0.5_K10.png"));
+  std::ofstream(out / "mine.png") << "not the job's";
+  auto o = small_job(out, false);
+  o.common.seed = 5;
+  (void)repro::run_figure1(o);
+  CHECK_FALSE(fs::exists(out / "figure1_SGR_gap0.5_K10.png"));
+  CHECK_FALSE(fs::exists(out / "figure1_MGR_gap0.1_K5.png"));
+  CHECK(fs::exists(out / "figure1.csv"));
+  CHECK(fs::exists(out / "mine.png"));  // not a name of the job's
+}
+
+// Issue 20, the probe: a full disk while plotting was "gnuplot exited with status 0 but wrote
+// no PNG"; the PNG is now written by the program, whose error names the errno text.
+TEST_CASE("a full disk while plotting names the errno text", "[reproduce][output][guarantees]") {
+  const auto out = test_files::scratch("output_plot_full");
+  auto o = small_job(out, true);
+  o.grid = {{false, 0.5, 10}};
+  // The CSV and tables fit in 8 KiB, a PNG does not.
+  const std::string message = failure_with_file_size_limit(8 * 1024, o);
+  CHECK_THAT(message, Catch::Contains("cannot write") && Catch::Contains("figure1_SGR_gap0.5_K10.png") &&
+                          Catch::Contains(std::strerror(EFBIG)));
+  CHECK_FALSE(fs::exists(out / "figure1.csv"));  // nothing of the failed set
 }
 
 TEST_CASE("a stale staging folder of a dead process is cleaned up", "[reproduce][output]") {

@@ -1,4 +1,7 @@
+#include <atomic>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <sstream>
 #include <vector>
 
@@ -57,7 +60,10 @@ TEST_CASE("common random numbers: the k-th pull of an arm is the same for any po
 
 TEST_CASE("regret curve bookkeeping", "[sim]") {
   const auto env = make_sgr({.num_arms = 3, .gap = 0.25});
-  const run_config config{.horizon = 100, .trials = 3, .seed = 1, .record_points = 10};
+  // One thread: the trials share `seen`, which policies may write without synchronising only
+  // if trials do not run at once (simulate()'s thread contract).
+  const run_config config{.horizon = 100, .trials = 3, .seed = 1, .threads = 1,
+                          .record_points = 10};
   auto seen = std::make_shared<std::vector<double>>();
   // Always arm 1 (suboptimal): regret = 0.25 t exactly, never optimal, zero spread.
   const auto curve = simulate(env, [&](Eigen::Index) { return cycle_policy{{1}, seen}; }, config);
@@ -82,4 +88,119 @@ TEST_CASE("simulation rejects bad configurations", "[sim][errors]") {
   CHECK_THROWS_WITH(simulate(env, factory, {.trials = 0}), Catch::Contains("trials (R) = 0"));
   CHECK_THROWS_WITH(simulate(env, [](Eigen::Index) { return ucb(3); }, {.horizon = 5}),
                     Catch::Contains("policy.num_arms() = 3"));
+}
+
+namespace {
+
+// A user's environment: K arms of constant reward, no bounds checks of its own.
+struct plain_env {
+  Eigen::Index arms = 3;
+  [[nodiscard]] Eigen::Index num_arms() const { return arms; }
+  [[nodiscard]] double mean(Eigen::Index arm) const { return 0.1 * static_cast<double>(arm); }
+  template <class G>
+  double pull(Eigen::Index arm, G&) {
+    return mean(arm);
+  }
+};
+
+// Selects `bad` at round `at` (counted from 1) if `faulty`, arm 0 otherwise.
+struct faulty_policy {
+  Eigen::Index bad;
+  Eigen::Index at;
+  bool faulty;
+  Eigen::Index t = 0;
+  [[nodiscard]] Eigen::Index num_arms() const { return 3; }
+  template <class G>
+  Eigen::Index select(G&) {
+    return ++t == at && faulty ? bad : 0;
+  }
+  template <class G>
+  void update(Eigen::Index, double, G&) {}
+};
+
+// Trial 0's throws at its first round; the others wait until it is about to, then count
+// their rounds.
+struct waiting_policy {
+  std::atomic<bool>* failing;
+  std::atomic<long long>* rounds_after;
+  bool thrower;
+  [[nodiscard]] Eigen::Index num_arms() const { return 3; }
+  template <class G>
+  Eigen::Index select(G&) {
+    if (thrower) {
+      failing->store(true);
+      throw std::runtime_error("trial 0 fails");
+    }
+    while (!failing->load()) {
+    }
+    ++*rounds_after;
+    return 1;
+  }
+  template <class G>
+  void update(Eigen::Index, double, G&) {}
+};
+
+}  // namespace
+
+// Issue 20, item 2: an arm from a user's policy indexed the engines before any check (arm
+// 1,000,000 segfaulted with a user's environment; arm 3 of 3 gave a wrong regret).
+TEST_CASE("simulate rejects a bad arm from a user's policy, naming the trial and the round",
+          "[sim][errors][guarantees]") {
+  const plain_env env;
+  for (const Eigen::Index bad : {Eigen::Index{1'000'000}, Eigen::Index{3}, Eigen::Index{-1}}) {
+    const auto factory = [bad](Eigen::Index trial) {
+      return faulty_policy{bad, 7, trial == 4};
+    };
+    CHECK_THROWS_MATCHES(
+        simulate(env, factory, {.horizon = 20, .trials = 6, .threads = 2}), std::out_of_range,
+        Catch::Matchers::Message("sabandit: simulate(): in trial 4, round 7, policy.select() "
+                                 "returned arm " + std::to_string(bad) +
+                                 ", outside [0, 3) (env.num_arms())"));
+  }
+}
+
+TEST_CASE("simulate stops every trial at the first error and reports it", "[sim][errors][guarantees]") {
+  const plain_env env;
+  SECTION("no trial starts after a failure") {
+    std::atomic<int> made{0};
+    const auto factory = [&made](Eigen::Index trial) {
+      ++made;
+      return faulty_policy{9, 5, trial == 0};
+    };
+    CHECK_THROWS_AS(simulate(env, factory, {.horizon = 50, .trials = 40, .threads = 1}),
+                    std::out_of_range);
+    CHECK(made == 1);
+  }
+  SECTION("a running trial stops within a round") {
+    // Trial 1 waits until trial 0 is about to throw, then would play 10^7 rounds; it stops as
+    // soon as it sees the failure.
+    std::atomic<bool> failing{false};
+    std::atomic<long long> rounds_after{0};
+    const Eigen::Index horizon = 10'000'000;
+    CHECK_THROWS_WITH(simulate(env,
+                               [&](Eigen::Index trial) {
+                                 return waiting_policy{&failing, &rounds_after, trial == 0};
+                               },
+                               {.horizon = horizon, .trials = 2, .threads = 2,
+                                .record_points = 1}),
+                      "trial 0 fails");
+    CHECK(rounds_after.load() < horizon);
+  }
+}
+
+// The thread contract (simulate()'s documentation): the factory is called and the environment
+// copied on the worker threads. A factory with shared state that synchronises it is correct,
+// and ThreadSanitizer (scripts/test, step "tsan") checks this file for races.
+TEST_CASE("simulate calls a synchronised factory from its workers", "[sim][guarantees]") {
+  std::atomic<int> made{0};
+  const auto env = make_mgr({.num_arms = 4, .gap = 0.5});
+  const auto curve = simulate(
+      env,
+      [&made](Eigen::Index) {
+        ++made;
+        return ucb(4);
+      },
+      {.horizon = 200, .trials = 8, .threads = 2});
+  CHECK(made == 8);
+  CHECK(curve.final_regrets.size() == 8);
 }

@@ -58,6 +58,13 @@ class beta_posterior {
                    std::isfinite(self.beta_),
                "a beta posterior's parameters are finite and > 0");
   }
+  /// Whether this posterior is `prior` updated by `count` rewards summing to `sum`, up to the
+  /// rounding of the updates: what restore checks (state/persist.hpp).
+  [[nodiscard]] bool agrees_with(const beta_prior& prior, double count, double sum) const noexcept {
+    const double magnitude = prior.alpha + prior.beta + count;
+    return detail::sums_agree(alpha_, prior.alpha + sum, count, magnitude) &&
+           detail::sums_agree(beta_, prior.beta + (count - sum), count, magnitude);
+  }
   /// alpha / (alpha + beta).
   [[nodiscard]] double mean() const noexcept { return alpha_ / (alpha_ + beta_); }
   /// alpha beta / ((alpha + beta)^2 (alpha + beta + 1)).

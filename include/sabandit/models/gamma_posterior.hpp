@@ -47,6 +47,12 @@ class gamma_posterior {
   [[nodiscard]] double shape() const noexcept { return shape_; }
   /// Prior rate plus the number of counts.
   [[nodiscard]] double rate() const noexcept { return rate_; }
+  /// Whether this posterior is `prior` updated by `count` counts summing to `sum`, up to the
+  /// rounding of the updates: what restore checks (state/persist.hpp).
+  [[nodiscard]] bool agrees_with(const gamma_prior& prior, double count, double sum) const noexcept {
+    return detail::sums_agree(shape_, prior.shape + sum, count, prior.shape + std::abs(sum)) &&
+           detail::sums_agree(rate_, prior.rate + count, count, prior.rate + count);
+  }
   /// shape / rate.
   [[nodiscard]] double mean() const noexcept { return shape_ / rate_; }
   /// Saves or restores shape and rate (state/persist.hpp), which must be finite and > 0.

@@ -45,6 +45,15 @@ class normal_posterior {
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
     return mean() + std::sqrt(temperature * variance()) * standard_normal(gen);
   }
+  /// 1 / sigma^2, the rewards' precision.
+  [[nodiscard]] double noise_precision() const noexcept { return noise_precision_; }
+  /// Whether this posterior is `prior` updated by `count` rewards summing to `sum` (as the
+  /// policy's statistics record them, in the same order: equal to the bit): what restore
+  /// checks (state/persist.hpp).
+  [[nodiscard]] bool agrees_with(const normal_prior& prior, double count, double sum) const noexcept {
+    return prior_precision_ == prior.precision() && prior_weight_ == prior.mean / prior.variance &&
+           count_ == count && sum_ == sum;
+  }
   /// Rewards seen.
   [[nodiscard]] double count() const noexcept { return count_; }
   /// Their sum.

@@ -71,10 +71,11 @@ struct pseudo_rewards {
   [[nodiscard]] bool empty() const noexcept { return sum == 0.0 && count == 0.0; }
 
   /// Saves or restores both (state/persist.hpp); the policy checks them when it is rebuilt.
+  /// Added after version 1's first states: a state without them had none (0, 0).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
-    ar("sum", self.sum);
-    ar("count", self.count);
+    ar.optional("sum", self.sum, 0.0);
+    ar.optional("count", self.count, 0.0);
   }
 };
 

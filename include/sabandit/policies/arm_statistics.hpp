@@ -4,6 +4,8 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/errors.hpp"
+
 namespace sabandit {
 
 /// Per-arm pull counts and reward sums (raw sums: with rewards bounded by 1e150 they cannot overflow).
@@ -34,7 +36,8 @@ class arm_statistics {
   [[nodiscard]] long long total() const noexcept { return total_; }
 
   /// Saves or restores the counts, sums and total (state/persist.hpp). A restored count is a
-  /// whole number in [0, 2^53] (beyond, a double cannot count), and the total is their sum.
+  /// whole number in [0, 2^53] (beyond, a double cannot count), the total is their sum, and
+  /// each sum is within its count times the reward bound (|sum_a| <= 1e150 n_a).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
     ar("counts", self.count_, 0.0, 0x1p53);
@@ -43,6 +46,9 @@ class arm_statistics {
     ar.require((self.count_ == self.count_.floor()).all(), "counts must be whole numbers");
     ar.require(self.count_.sum() == static_cast<double>(self.total_),
                "total must be the sum of the counts");
+    // |x| <= bounds::reward for every reward, so a sum of n rewards is at most n times that.
+    ar.require((self.sum_.abs() <= bounds::reward * self.count_).all(),
+               "a reward sum is beyond its count times the reward bound 1e150");
   }
 
  private:

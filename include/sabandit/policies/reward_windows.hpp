@@ -3,6 +3,8 @@
 // A B x K ring buffer with running sums: O(K B) memory, whatever the horizon, and O(1) pushes.
 #include <Eigen/Core>
 
+#include "sabandit/errors.hpp"
+
 namespace sabandit {
 
 /// The last B rewards of each arm, with running sums (TS-SA's gradient window).
@@ -53,11 +55,12 @@ class reward_windows {
   }
 
   /// Saves or restores the buffer, running sums, lengths and oldest slots (state/persist.hpp).
-  /// A restored window is at most B long and its oldest slot is inside it (0 until it fills).
+  /// A restored window is at most B long, its oldest slot is inside it (0 until it fills), and
+  /// its rewards are within the reward bound.
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
     const Eigen::Index last = self.capacity() - 1;
-    ar("buffer", self.buffer_);
+    ar("buffer", self.buffer_, -bounds::reward, bounds::reward);  // rewards: |x| <= 1e150
     ar("sums", self.sum_);
     ar("sizes", self.size_, Eigen::Index{0}, self.capacity());
     ar("heads", self.head_, Eigen::Index{0}, last);

@@ -126,7 +126,8 @@ class thompson : public state::saveable<thompson<Model>> {
     return "thompson<" + state::component_name<Model>() + ">";
   }
   /// The saved fields (state/persist.hpp): K, the parameters, the statistics and every arm's
-  /// posterior; the scores are rebuilt from the posteriors as update() computes them.
+  /// posterior, which must be the prior updated by the arm's count and sum; the scores are
+  /// rebuilt from the posteriors as update() computes them.
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
     Eigen::Index num_arms = self.num_arms();
@@ -142,7 +143,19 @@ class thompson : public state::saveable<thompson<Model>> {
       ar.nest("posterior." + std::to_string(a), [&] {
         posterior_type::persist(self.posteriors_[static_cast<std::size_t>(a)], ar);
       });
-      if constexpr (Archive::reading) self.refresh(a);
+      if constexpr (Archive::reading) {
+        // The posterior is the prior updated by the rewards the statistics count and sum.
+        const auto& posterior = self.posterior(a);
+        ar.require(posterior.agrees_with(p.prior, self.stats_.count(a), self.stats_.sums()(a)),
+                   "the posterior of arm " + std::to_string(a) +
+                       " is not the prior updated by the arm's count and sum");
+        if constexpr (normal_draws) {
+          ar.require(posterior.noise_precision() == self.posterior(0).noise_precision(),
+                     "the posterior of arm " + std::to_string(a) +
+                         " has another noise variance than arm 0's");
+        }
+        self.refresh(a);
+      }
     }
   }
 

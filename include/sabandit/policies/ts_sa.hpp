@@ -200,7 +200,7 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
       ar("window", p.window);
       if constexpr (windowed) ar.require_backed("window", p.window, num_arms);  // B x K follow
       int metric = p.metric == step_metric::fisher ? 1 : 0;
-      ar("metric", metric, 0, 1);  // 0: identity (the paper), 1: Fisher
+      ar.optional("metric", metric, 0, 0, 1);  // 0: identity (also older states), 1: Fisher
       p.metric = metric == 1 ? step_metric::fisher : step_metric::identity;
       state::persist_component("sa_schedule", p.sa_schedule, ar);
       ar.nest("prior_rewards", [&] { pseudo_rewards::persist(p.prior_rewards, ar); });

@@ -135,7 +135,7 @@ class ts_sgld
                          [&](params& p, Eigen::Index) {
                            ar("batch_size", p.batch_size);
                            int metric = p.metric == step_metric::fisher ? 1 : 0;
-                           ar("metric", metric, 0, 1);  // 0: identity (the baseline), 1: Fisher
+                           ar.optional("metric", metric, 0, 0, 1);  // 0: identity (also older states), 1: Fisher
                            p.metric = metric == 1 ? step_metric::fisher : step_metric::identity;
                          });
   }

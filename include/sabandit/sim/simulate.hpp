@@ -8,9 +8,12 @@
 // the same reward whichever policy pulls it (common random numbers: policy comparisons are
 // paired), and the output is identical for any number of threads.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
@@ -83,6 +86,15 @@ inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::In
   return rounds;
 }
 
+/// simulate()'s answer to a policy that selects an arm outside [0, K).
+[[noreturn]] inline void throw_bad_arm(Eigen::Index trial, Eigen::Index round, Eigen::Index arm,
+                                       Eigen::Index num_arms) {
+  throw std::out_of_range("sabandit: simulate(): in trial " + std::to_string(trial) +
+                          ", round " + std::to_string(round) + ", policy.select() returned arm " +
+                          std::to_string(arm) + ", outside [0, " + std::to_string(num_arms) +
+                          ") (env.num_arms())");
+}
+
 }  // namespace detail
 
 /// Does nothing: the default progress hook.
@@ -92,8 +104,27 @@ struct no_progress {
 };
 
 /// Runs `make_policy(trial)` (a callable returning a fresh Policy) on copies of `env`.
-/// `on_trial_done()` is called once per finished trial, from the worker threads: it must be
-/// thread-safe (a progress bar counting with an atomic, say).
+///
+/// Errors: every arm a policy selects is checked before it is used; an arm outside
+/// [0, env.num_arms()) throws std::out_of_range naming the trial, the round and the arm. The
+/// first trial to throw (any exception: a bad arm, the policy's or the environment's own) stops
+/// every other trial within a round, and simulate() rethrows that exception once all worker
+/// threads have finished (when several trials throw before they stop, the one of the lowest
+/// trial index).
+///
+/// Threads (config.threads workers, the calling thread among them):
+///  - `make_policy(trial)` is called on the worker threads, concurrently for distinct trials:
+///    it must be safe to call from several threads at once (a function of the trial index and
+///    of state it only reads; a factory that counts or caches in shared state must
+///    synchronise it);
+///  - `env` is copied once per trial on the worker threads, concurrently: its copy constructor
+///    must only read the original (no shared mutable state behind pointers). Each copy's
+///    `pull()` is called by one thread only; `num_arms()` and `mean()` are called on `env`
+///    itself, on the calling thread, before any worker starts;
+///  - each trial's policy is used by one thread only, as policies require;
+///  - `on_trial_done()` is called once per finished trial, concurrently: it must be
+///    thread-safe (a progress bar counting with an atomic, say).
+/// `tests/unit/sim_test.cpp` runs under ThreadSanitizer in CI (scripts/test, step "tsan").
 template <class Env, class PolicyFactory, class Progress = no_progress>
   requires Environment<Env> && Policy<std::invoke_result_t<PolicyFactory&, Eigen::Index>> &&
            std::invocable<Progress&>
@@ -112,7 +143,8 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   Eigen::MatrixXd regret(points, config.trials);   // column = trial: written by one thread
   Eigen::MatrixXd optimal(points, config.trials);
 
-  parallel_for(static_cast<std::size_t>(config.trials), config.threads, [&](std::size_t r) {
+  parallel_for(static_cast<std::size_t>(config.trials), config.threads,
+               [&](std::size_t r, const std::atomic<bool>& stop) {
     const auto trial = static_cast<Eigen::Index>(r);
     Env trial_env = env;
     auto policy = make_policy(trial);
@@ -130,7 +162,9 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     Eigen::Index optimal_pulls = 0;
     Eigen::Index next = 0;
     for (Eigen::Index t = 1; t <= config.horizon; ++t) {
+      if (stop.load(std::memory_order_relaxed)) return;  // another trial failed
       const Eigen::Index arm = policy.select(policy_gen);
+      if (arm < 0 || arm >= num_arms) detail::throw_bad_arm(trial, t, arm, num_arms);
       const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
       policy.update(arm, reward, policy_gen);
       cumulative_regret += gaps(arm);

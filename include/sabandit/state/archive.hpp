@@ -5,6 +5,8 @@
 //   <name> <n> <v1> ... <vn>          vectors
 //   <name> <rows> <cols> <values>     matrices, column-major
 //   end <checksum>
+// Fields are read by name, in any order; a field a later version added is read with
+// optional() and takes its default when absent; a field the reader does not know is ignored.
 // Numbers are written with std::to_chars (the shortest text that reads back to the same
 // double, so a restore is bit-exact) and read with std::from_chars on the whole token. The
 // checksum (FNV-1a, 64 bits, over every byte before the `end` line) rejects a stream that was
@@ -27,6 +29,7 @@
 #include <string_view>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -35,7 +38,8 @@
 
 namespace sabandit::state {
 
-/// The format version this library writes and the only one it reads.
+/// The format version this library writes and the newest it reads (it reads every version
+/// from 1 to this one; docs/state-format.md, "Versions").
 inline constexpr int format_version = 1;
 
 namespace detail {
@@ -80,6 +84,8 @@ void append_number(std::string& line, T value) {  // no temporary string: a hist
   line.push_back(' ');
   line.append(text, result.ptr);
 }
+
+using sabandit::printable;
 
 // Field names qualified by the members they belong to ("params.prior.variance").
 class scoped_names {
@@ -140,6 +146,20 @@ class writer : public detail::scoped_names {
     (*this)(name, value);
   }
 
+  /// A scalar field that a later version added (reader::optional): written like the others.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void optional(std::string_view name, const T& value, T /*fallback*/) {
+    (*this)(name, value);
+  }
+  /// The same with a range, which only the reader checks.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void optional(std::string_view name, const T& value, T /*fallback*/, T /*lowest*/,
+                T /*highest*/) {
+    (*this)(name, value);
+  }
+
   /// An Eigen vector or matrix (its shape, then its entries in column-major order).
   template <class Derived>
   void operator()(std::string_view name, const Eigen::PlainObjectBase<Derived>& values) {
@@ -192,26 +212,51 @@ class writer : public detail::scoped_names {
   detail::fnv1a checksum_;
 };
 
+/// Where a block sits in its stream, for error messages: the block's position among the
+/// blocks one call reads (0: a call that reads one block) and the stream's line number, counted
+/// from where the call began reading, of the block's first line.
+struct block_location {
+  int index = 0;             ///< 1-based position among several blocks; 0 for a single one
+  int count = 0;             ///< how many blocks the call reads
+  std::size_t first_line = 1;  ///< line number of the block's header
+};
+
 /// Reads one state block (the `restore` direction of a persist function). The whole block is
-/// read and its checksum verified at construction, before any field is parsed.
+/// read and its checksum verified at construction, before any field is parsed. Fields are
+/// looked up by name, in any order (docs/state-format.md, "Versions"): a field the type lists
+/// but the block lacks is an error unless the type reads it with optional(), which gives it
+/// its default; a field the block has but the type does not list (one a later version added)
+/// is ignored. Every error names the block and the line.
 class reader : public detail::scoped_names {
  public:
   /// persist functions write fields and re-run checks.
   static constexpr bool reading = true;
 
-  /// Reads a block up to its `end` line. Throws format_error if the stream ends first, the
-  /// checksum differs, or the header is not `sabandit-state 1 <type>`.
-  reader(std::istream& in, std::string_view type) {
+  /// Reads a block up to its `end` line. Throws format_error if the stream cannot be read or
+  /// ends first, the checksum differs, a field name appears twice, or the header is not
+  /// `sabandit-state <version> <type>` with a version this library reads.
+  reader(std::istream& in, std::string_view type, block_location where = {})
+      : where_(where), type_(type) {
+    if (!in) {
+      fail("the input stream is not readable (a file that does not exist or could not be "
+           "opened?)");
+    }
     // The header first, so that a foreign stream is named as such and not read to its end.
     std::string line;
-    if (!std::getline(in, line)) fail("the stream is empty");
+    if (!std::getline(in, line)) fail(in.bad() ? "reading the stream failed" : "the stream is empty");
     const std::string magic = std::string(detail::magic) + ' ';
     if (!line.starts_with(magic))
-      fail("not a sabandit state (the first line is '" + line.substr(0, 64) + "')");
-    const std::string expected = magic + std::to_string(format_version) + ' ';
-    if (!line.starts_with(expected))
-      fail("format version " + line.substr(magic.size(), 16) +
-           " is not the version this library reads (" + std::to_string(format_version) + ")");
+      fail("not a sabandit state (the first line is '" + detail::printable(line, 64) + "')");
+    const std::string_view rest = std::string_view(line).substr(magic.size());
+    const std::string_view version_text = rest.substr(0, rest.find(' '));
+    int version = 0;
+    const auto parsed =
+        std::from_chars(version_text.data(), version_text.data() + version_text.size(), version);
+    if (parsed.ec != std::errc{} || parsed.ptr != version_text.data() + version_text.size() ||
+        version < 1 || version > format_version || version_text.size() == rest.size())
+      fail("format version " + detail::printable(version_text, 16) +
+           " is not a version this library reads (1 to " + std::to_string(format_version) + ")");
+    const std::size_t header_size = magic.size() + version_text.size() + 1;
     detail::fnv1a checksum;
     bool ended = false;
     do {
@@ -224,15 +269,33 @@ class reader : public detail::scoped_names {
       values_ += values_on(line);
       lines_.push_back(std::move(line));
     } while (std::getline(in, line));
-    if (!ended) fail("the stream ends before the block's `end` line (truncated?)");
+    if (!ended) {
+      fail(in.bad() ? "reading the stream failed"
+                    : "the stream ends before the block's `end` line (truncated?)",
+           lines_.size());
+    }
     if (line.substr(4) != detail::hex(checksum.value()))
-      fail("checksum mismatch: the saved state was altered or damaged");
+      fail("checksum mismatch: the saved state was altered or damaged", lines_.size());
     const std::string_view header = lines_.front();
-    if (header.substr(expected.size()) != type)
-      fail("the state is of type '" + std::string(header.substr(expected.size())) +
-           "', not '" + std::string(type) + "'");
-    next_ = 1;
+    if (header.substr(header_size) != type) {
+      fail("the state is of type '" + detail::printable(header.substr(header_size), 64) +
+               "', not '" + std::string(type) + "'",
+           0);
+    }
+    index_.reserve(lines_.size() - 1);
+    for (std::size_t i = 1; i < lines_.size(); ++i) index_.emplace_back(name_of(lines_[i]), i);
+    std::stable_sort(index_.begin(), index_.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (std::size_t i = 1; i < index_.size(); ++i) {
+      if (index_[i].first == index_[i - 1].first)
+        fail("the field '" + detail::printable(index_[i].first, 64) + "' appears twice (also at line " +
+                 std::to_string(line_number(index_[i - 1].second)) + ")",
+             index_[i].second);
+    }
   }
+
+  /// The stream's lines this block took, its `end` line included (where the next block starts).
+  [[nodiscard]] std::size_t lines_read() const noexcept { return lines_.size() + 1; }
 
   /// A scalar field. Doubles may be infinite (a flat prior's variance), never NaN.
   template <class T>
@@ -253,6 +316,32 @@ class reader : public detail::scoped_names {
            detail::number_text(lowest) + ", " + detail::number_text(highest) + "]");
     value = read;
   }
+
+  /// A scalar field that a later version added: read like the others when the block has it,
+  /// else `value` becomes `fallback`, the value that reproduces what the versions without the
+  /// field did (docs/state-format.md, "Versions").
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void optional(std::string_view name, T& value, T fallback) {
+    if (has(name)) {
+      (*this)(name, value);
+    } else {
+      value = fallback;
+    }
+  }
+  /// The same, a present value in [lowest, highest].
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void optional(std::string_view name, T& value, T fallback, T lowest, T highest) {
+    if (has(name)) {
+      (*this)(name, value, lowest, highest);
+    } else {
+      value = fallback;
+    }
+  }
+
+  /// Whether the block has the field `name` (in the present scope).
+  [[nodiscard]] bool has(std::string_view name) const { return find(qualified(name)) != 0; }
 
   /// An Eigen vector or matrix of the target's present shape (the constructor sized it from
   /// the saved parameters, so a shape mismatch means a damaged or foreign stream). Entries
@@ -290,7 +379,8 @@ class reader : public detail::scoped_names {
     values = std::move(read);
   }
 
-  /// Rejects the stream unless `condition` holds (an invariant between fields).
+  /// Rejects the stream unless `condition` holds (an invariant between fields); the message
+  /// names the line of the field read last.
   void require(bool condition, std::string_view what) const {
     if (!condition) fail("inconsistent state: " + std::string(what));
   }
@@ -310,29 +400,45 @@ class reader : public detail::scoped_names {
            " values, but the block holds only " + std::to_string(values_));
   }
 
+  /// Ends the read. Fields the type did not ask for are ignored: a later version's additions
+  /// (docs/state-format.md, "Versions").
+  void finish() const noexcept {}
 
-  /// Rejects fields left over after the last one the type expects.
-  void finish() const {
-    if (next_ != lines_.size()) fail("unexpected field '" + name_of(lines_[next_]) + "'");
+  /// Throws format_error with `why`, naming the block and the line of the field read last
+  /// (or `line`, an index into the block: 0 is its header).
+  [[noreturn]] void fail(const std::string& why, std::size_t line) const {
+    std::string where = "block";
+    if (where_.index > 0)
+      where += ' ' + std::to_string(where_.index) + " of " + std::to_string(where_.count);
+    where += " '" + detail::printable(type_, 64) + "', line " + std::to_string(line_number(line));
+    throw format_error("sabandit: cannot restore the saved state: " + why + " (" + where + ")");
   }
+  /// The same at the line of the field read last.
+  [[noreturn]] void fail(const std::string& why) const { fail(why, current_); }
 
  private:
-  [[noreturn]] static void fail(const std::string& why) {
-    throw format_error("sabandit: cannot restore the saved state: " + why);
+  [[nodiscard]] std::size_t line_number(std::size_t line) const noexcept {
+    return where_.first_line + line;
   }
   [[nodiscard]] static std::string name_of(std::string_view line) {
-    return std::string(line.substr(0, std::min(line.find(' '), std::size_t{64})));
+    return std::string(line.substr(0, line.find(' ')));
+  }
+  // The line of the field `name` (0: none; line 0 is the header).
+  [[nodiscard]] std::size_t find(const std::string& name) const {
+    const auto at = std::lower_bound(index_.begin(), index_.end(), name,
+                                     [](const auto& entry, const std::string& key) {
+                                       return entry.first < key;
+                                     });
+    return at != index_.end() && at->first == name ? at->second : 0;
   }
 
-  // The tokens after the next line's name, which must be `name`.
+  // The tokens after the name of the field `name`.
   std::vector<std::string_view> field(std::string_view name) {
     const std::string expected = qualified(name);
-    if (next_ >= lines_.size()) fail("the field '" + expected + "' is missing");
-    const std::string_view line = lines_[next_];
-    if (name_of(line) != expected)
-      fail("expected the field '" + expected + "' at line " + std::to_string(next_ + 1) +
-           ", found '" + name_of(line) + "'");
-    ++next_;
+    const std::size_t at = find(expected);
+    if (at == 0) fail("the field '" + expected + "' is missing", 0);  // at: the block's header
+    current_ = at;
+    const std::string_view line = lines_[at];
     std::vector<std::string_view> tokens;
     std::size_t start = expected.size();
     while (start < line.size()) {
@@ -356,7 +462,7 @@ class reader : public detail::scoped_names {
     T value{};
     const auto result = std::from_chars(token.data(), token.data() + token.size(), value);
     if (result.ec != std::errc{} || result.ptr != token.data() + token.size())
-      fail(qualified(name) + ": '" + std::string(token.substr(0, 40)) + "' is not a number of its type");
+      fail(qualified(name) + ": '" + detail::printable(token, 40) + "' is not a number of its type");
     if constexpr (std::is_floating_point_v<T>) {
       if (value != value) fail(qualified(name) + " is NaN");
     }
@@ -402,7 +508,11 @@ class reader : public detail::scoped_names {
     values.derived().swap(read);
   }
 
+  block_location where_;
+  std::string type_;
   std::vector<std::string> lines_;
+  std::vector<std::pair<std::string, std::size_t>> index_;  // (name, line), sorted by name
+  std::size_t current_ = 0;  // the line of the field read last
   std::int64_t values_ = 0;  // the block's values (tokens after each line's first)
 
   // The tokens of a line after its first (a field's name): runs of non-space characters.
@@ -415,7 +525,6 @@ class reader : public detail::scoped_names {
     }
     return tokens > 0 ? tokens - 1 : 0;
   }
-  std::size_t next_ = 0;
 };
 
 }  // namespace sabandit::state

@@ -1,0 +1,79 @@
+#pragma once
+/// @file
+/// Checkpoint files: save_all()/restore_all() (persist.hpp) on a path. A checkpoint is written
+/// to a temporary file beside the target and renamed over it once complete, so that a reader
+/// (or a restart after a crash) finds the previous checkpoint or the new one, never a part of
+/// one; a file that does not exist or cannot be read or written is reported with its path and
+/// the system's reason ("No such file or directory"), apart from a damaged checkpoint
+/// (format_error). Not in sabandit.hpp: include it where checkpoints are files.
+#include <atomic>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include "sabandit/state/persist.hpp"
+
+namespace sabandit::state {
+
+namespace detail {
+
+[[noreturn]] inline void throw_file_error(int error, const std::string& what,
+                                          const std::filesystem::path& path) {
+  throw std::system_error(error != 0 ? error : EIO, std::generic_category(),
+                          "sabandit: " + what + " " + printable(path.string(), 256));
+}
+
+}  // namespace detail
+
+/// Writes `objects` (policies and engines) as one checkpoint file at `path`, replacing it only
+/// once the whole checkpoint is written: a temporary file in the same folder, renamed over
+/// `path`. Throws std::system_error naming the path and the reason (a missing folder, no
+/// permission, a full disk: "No space left on device") and leaves `path` as it was. Not
+/// durable across a power loss (no fsync).
+template <class... T>
+  requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
+void save_file(const std::filesystem::path& path, const T&... objects) {
+  static std::atomic<unsigned> counter{0};
+  std::filesystem::path temporary = path;
+  temporary += ".tmp-" + std::to_string(counter++);
+  try {
+    errno = 0;
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) detail::throw_file_error(errno, "cannot create the checkpoint file", temporary);
+    out.exceptions(std::ios::failbit | std::ios::badbit);
+    try {
+      save_all(out, objects...);
+      out.close();
+    } catch (const std::ios_base::failure&) {
+      detail::throw_file_error(errno, "cannot write the checkpoint file", temporary);
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) detail::throw_file_error(ec.value(), "cannot replace the checkpoint file", path);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+}
+
+/// Restores `objects` from the checkpoint file at `path` (restore_all(): all or nothing).
+/// A file that does not exist or cannot be read throws std::system_error naming the path and
+/// the reason ("No such file or directory"); a damaged checkpoint throws format_error naming
+/// the block and the line, as restore_all() does. The objects are then unchanged.
+template <class... T>
+  requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
+void restore_file(const std::filesystem::path& path, T&... objects) {
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    const bool missing = !std::filesystem::exists(path, ec) && !ec;
+    detail::throw_file_error(missing ? ENOENT : errno, "cannot open the checkpoint file", path);
+  }
+  restore_all(in, objects...);
+}
+
+}  // namespace sabandit::state
