@@ -362,17 +362,17 @@ class core {
 
   /// Stores theta_a = `theta` for an arm with `pulls` pulls and sets its score distribution.
   /// A non-finite iterate is reported, never stored (Theta and the scores stay as they were).
+  /// So is one whose model mean is not finite (a Poisson log-mean past 709): from there every
+  /// later round would throw, and restore rejects such a state (state/persist.hpp).
   void commit(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
-    if (!theta.allFinite()) throw_non_finite(arm);
+    if (!storable(arm, theta)) throw_non_finite(arm);
     store(arm, theta, pulls);
   }
   /// The same for every arm at once (column a for arm a): all or nothing, so a chain that
   /// diverges leaves every arm as it was.
   void commit_all(const Eigen::MatrixXd& thetas) {
-    if (!thetas.allFinite()) {  // one pass; the arm-by-arm search only to name the arm
-      for (Eigen::Index a = 0; a < num_arms(); ++a)
-        if (!thetas.col(a).allFinite()) throw_non_finite(a);
-    }
+    for (Eigen::Index a = 0; a < num_arms(); ++a)
+      if (!storable(a, thetas.col(a))) throw_non_finite(a);
     theta_ = thetas;
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
       predictors_(a) = phi_.col(a).dot(theta_.col(a));
@@ -515,9 +515,17 @@ class core {
     return std::sqrt(settings_.decision_temperature / pulls) * phi_norm_(arm);
   }
   static constexpr double max_step_sds = 8.0;
+  // What commit stores, and restore accepts: a finite iterate with a finite model mean.
+  template <class Theta>
+  [[nodiscard]] bool storable(Eigen::Index arm, const Theta& theta) const {
+    if (!theta.allFinite()) return false;
+    const auto phi = phi_.col(arm);
+    return std::isfinite(detail::mean_at(model_, phi, theta, phi.dot(theta)));
+  }
   [[noreturn]] static void throw_non_finite(Eigen::Index arm) {
     throw std::domain_error("sabandit: the Langevin iterate of arm " + std::to_string(arm) +
-                            " became non-finite; reduce step_size (h) or check the model");
+                            " became non-finite (or its model mean did); reduce step_size (h) "
+                            "or check the model");
   }
   static Eigen::MatrixXd validated_features(Eigen::MatrixXd features, Eigen::Index source_size) {
     detail::require_at_least<Eigen::Index>("features.rows() (dimension d)", features.rows(), 1);
