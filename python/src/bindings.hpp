@@ -221,21 +221,43 @@ void restore_text(P& policy, const std::string& text) {
   policy.restore(in);
 }
 
+/// The shape (d, K) of the policy saved in `text`, from its `features d K ...` field (the
+/// Langevin policies) or its `num_arms K` field, nested or not (d = 1): restore accepts only a target of the
+/// saved shape (docs/state-format.md), so unpickling builds its blank with it. (1, 1) when
+/// neither field is there: restore then reports what is wrong with the text.
+inline std::pair<Eigen::Index, Eigen::Index> saved_shape(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    long long d = 1, k = 1;
+    fields >> name;
+    if (name == "features" && (fields >> d >> k) && d >= 1 && k >= 1) return {d, k};
+    const bool arms = name == "num_arms" || name.ends_with(".num_arms");  // epsilon_ts: ts.
+    if (arms && (fields >> k) && k >= 1) return {1, k};
+  }
+  return {1, 1};
+}
+
 /// A policy restored from `text` into a copy of `blank` (restore rebuilds it from the saved
-/// parameters, so any blank of the right type will do).
+/// parameters, so any blank of the right type and shape will do).
 template <class P>
 P restored(P blank, const std::string& text) {
   restore_text(blank, text);
   return blank;
 }
 
-/// Pickling by the saved text: `blank()` makes a policy of type P to restore into.
+/// Pickling by the saved text: `blank(d, K)` makes a policy of type P and of the saved shape
+/// to restore into.
 template <class P, class Blank>
 auto text_pickle(Blank blank) {
   return py::pickle([](const P& p) { return py::make_tuple(saved_text(p)); },
                     [blank](const py::tuple& t) {
                       if (t.size() != 1) throw std::invalid_argument("sabandit: bad pickled state");
-                      return restored(blank(), text_of(t[0]));
+                      const std::string text = text_of(t[0]);
+                      const auto [d, k] = saved_shape(text);
+                      return restored(blank(d, k), text);
                     });
 }
 

@@ -46,18 +46,18 @@ void bind_model(py::module_& m, const std::string& suffix) {
   using eps = epsilon_ts<Model>;
   using kl = kl_ucb<Model>;
   bind_policy<ts>(m, ("Thompson" + suffix).c_str(), "Exact Thompson sampling (conjugate posterior).",
-                  text_pickle<ts>([] { return ts(1); }))
+                  text_pickle<ts>([](Eigen::Index, Eigen::Index k) { return ts(k); }))
       .def_property_readonly("parameters", [](const ts& p) { return thompson_dict<Model>(p.parameters()); })
       .def_property_readonly("posterior_means", &ts::posterior_means);
   bind_policy<eps>(m, ("EpsilonTS" + suffix).c_str(),
                    "epsilon-TS: the posterior mean's argmax with probability epsilon, else a TS draw.",
-                   text_pickle<eps>([] { return eps(1); }))
+                   text_pickle<eps>([](Eigen::Index, Eigen::Index k) { return eps(k); }))
       .def_property_readonly("parameters", [](const eps& p) {
         py::dict d = thompson_dict<Model>(p.posterior().parameters());
         d["epsilon"] = p.epsilon();
         return d;
       });
-  bind_policy<kl>(m, ("KLUCB" + suffix).c_str(), "KL-UCB (Cappe et al. 2013).", text_pickle<kl>([] { return kl(1); }))
+  bind_policy<kl>(m, ("KLUCB" + suffix).c_str(), "KL-UCB (Cappe et al. 2013).", text_pickle<kl>([](Eigen::Index, Eigen::Index k) { return kl(k); }))
       .def_property_readonly("parameters", [](const kl& p) {
         return py::dict(py::arg("log_log_coefficient") = p.parameters().log_log_coefficient,
                         py::arg("warmup") = p.parameters().warmup);

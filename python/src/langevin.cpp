@@ -94,7 +94,9 @@ auto python_model_pickle() {
       [](const P& p) { return py::make_tuple(saved_text(p), p.model().object()); },
       [](const py::tuple& t) {
         if (t.size() != 2) throw std::invalid_argument("sabandit: bad pickled state");
-        return restored(P(unit_features(1), {}, python_model(t[1])), text_of(t[0]));
+        const std::string text = text_of(t[0]);
+        const auto [d, k] = saved_shape(text);
+        return restored(P(Eigen::MatrixXd::Ones(d, k), {}, python_model(t[1])), text);
       });
 }
 
@@ -107,7 +109,9 @@ void bind_model(py::module_& m, const std::string& suffix) {
       return bind_policy<sa>(m, ("TSSA" + suffix).c_str(), "TS-SA (Algorithm 1).", python_model_pickle<sa>());
     else
       return bind_policy<sa>(m, ("TSSA" + suffix).c_str(), "TS-SA (Algorithm 1).",
-                             text_pickle<sa>([] { return sa(1); }));
+                             text_pickle<sa>([](Eigen::Index d, Eigen::Index k) {
+                               return sa(Eigen::MatrixXd::Ones(d, k), {});
+                             }));
   }();
   sa_cls.def_property_readonly("parameters", [](const sa& p) { return ts_sa_dict<Model>(p.parameters()); })
       .def_property_readonly("theta", [](const sa& p) -> Eigen::MatrixXd { return p.parameter_estimates(); },
@@ -118,7 +122,9 @@ void bind_model(py::module_& m, const std::string& suffix) {
                                python_model_pickle<sgld>());
     else
       return bind_policy<sgld>(m, ("TSSGLD" + suffix).c_str(), "TS-SGLD (Mazumdar et al. 2020).",
-                               text_pickle<sgld>([] { return sgld(1); }));
+                               text_pickle<sgld>([](Eigen::Index d, Eigen::Index k) {
+                                 return sgld(Eigen::MatrixXd::Ones(d, k), {});
+                               }));
   }();
   sgld_cls.def_property_readonly("parameters", [](const sgld& p) { return ts_sgld_dict<Model>(p.parameters()); })
       .def_property_readonly("theta", [](const sgld& p) -> Eigen::MatrixXd { return p.parameter_estimates(); },

@@ -184,7 +184,7 @@ void bind_core(py::module_& m) {
 
   // ---------------------------------------------------------------------------------- UCB
   bind_policy<ucb>(m, "UCB", "UCB with the paper's index mean + tau sqrt(2 ln t / n_a).",
-                   text_pickle<ucb>([] { return ucb(1); }))
+                   text_pickle<ucb>([](Eigen::Index, Eigen::Index k) { return ucb(k); }))
       .def_property_readonly("parameters", [](const ucb& p) {
         return py::dict(py::arg("temperature") = p.parameters().temperature,
                         py::arg("warmup") = p.parameters().warmup);

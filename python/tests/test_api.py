@@ -39,7 +39,12 @@ def test_keywords_default_to_the_cpp_parameters():
     assert (p["warmup"], p["window"], p["inner_steps"], p["step_size"], p["temperature"]) == (1, 1, 1, 100.0, 1.0)
     assert p["metric"] == "fisher" and p["sa_schedule"] == (1.0, 100.0, 100.0, 1.0)
     assert p["prior"] == (0.0, math.inf)  # the Gaussian model's flat prior
-    assert sabandit.ts_sa(3, model="bernoulli").parameters["prior"] == (0.0, 4.0)
+    # Bernoulli and Poisson: exact TS's prior as pseudo-rewards, and a flat normal prior beside
+    bernoulli = sabandit.ts_sa(3, model="bernoulli").parameters
+    assert bernoulli["prior"] == (0.0, math.inf)
+    assert bernoulli["prior_rewards"] == (1.0, 2.0)  # Beta(1, 1): 1 success in 2
+    assert sabandit.ts_sa(3, model="poisson").parameters["prior_rewards"] == (1.0, 1e-4)
+    assert sabandit.ts_sa(3, model="bernoulli", preset="paper").parameters["prior"] == (0.0, 4.0)
     paper = sabandit.ts_sa(3, preset="paper").parameters
     assert (paper["warmup"], paper["window"], paper["step_size"], paper["metric"]) == (19, 27, 0.532, "identity")
     assert paper["sa_schedule"] == (144.07, 677.88, 40.02, 0.999)
