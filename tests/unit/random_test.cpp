@@ -1,6 +1,7 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "sabandit/random.hpp"
@@ -138,4 +139,34 @@ void check_standard_normal(Engine gen) {
 TEST_CASE("standard normal: moments, KS and tail on 10^6 draws", "[random][statistical]") {
   SECTION("xoshiro256++") { check_standard_normal(xoshiro256pp(20261125)); }
   SECTION("std::mt19937 (32-bit engine path)") { check_standard_normal(std::mt19937(20261125)); }
+}
+
+TEST_CASE("xoshiro256pp has seed(), ==, << and >> as std engines do", "[random]") {
+  using sabandit::xoshiro256pp;
+  xoshiro256pp engine(5);
+  (void)engine();
+  engine.seed(2026);
+  CHECK(engine == xoshiro256pp(2026));
+  engine.seed();
+  CHECK(engine == xoshiro256pp(0));
+
+  xoshiro256pp original(77), copy(1);
+  original.discard(10);
+  std::stringstream text;
+  text << std::hex << original;  // the engine writes decimal whatever the stream's flags
+  CHECK((text.flags() & std::ios_base::basefield) == std::ios_base::hex);
+  text >> std::dec >> copy;
+  REQUIRE(text);
+  CHECK(copy == original);
+  CHECK(copy() == original());
+
+  // Garbage and the all-zero state: failbit, and the engine as it was.
+  const xoshiro256pp before = copy;
+  std::istringstream garbage("1 2 three 4");
+  garbage >> copy;
+  CHECK(garbage.fail());
+  std::istringstream zeros("0 0 0 0");
+  zeros >> copy;
+  CHECK(zeros.fail());
+  CHECK(copy == before);
 }

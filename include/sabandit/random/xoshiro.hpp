@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <ios>
 #include <limits>
 
 namespace sabandit {
@@ -92,8 +93,40 @@ class xoshiro256pp {
   /// The raw state: save it to checkpoint an engine, pass it to the state constructor to resume.
   [[nodiscard]] constexpr const state_type& state() const noexcept { return state_; }
 
+  /// Restarts the engine as xoshiro256pp(seed) would start, as std engines' seed() does.
+  constexpr void seed(std::uint64_t seed = 0) noexcept { *this = xoshiro256pp(seed); }
+
   /// Equal states produce equal futures; what the copy-replays-the-trajectory tests compare.
   friend constexpr bool operator==(const xoshiro256pp&, const xoshiro256pp&) = default;
+
+  /// Writes the state as four decimal words separated by spaces, as std engines write theirs
+  /// (the stream's format flags are restored afterwards).
+  template <class CharT, class Traits>
+  friend std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& out,
+                                                       const xoshiro256pp& engine) {
+    const auto flags = out.flags(std::ios_base::dec | std::ios_base::left);
+    const CharT fill = out.fill(out.widen(' '));
+    for (std::size_t i = 0; i < engine.state_.size(); ++i) {
+      if (i != 0) out << out.widen(' ');
+      out << engine.state_[i];
+    }
+    out.flags(flags);
+    out.fill(fill);
+    return out;
+  }
+  /// Reads what operator<< wrote. On a failure, or the all-zero state no engine can have, the
+  /// stream's failbit is set and the engine is unchanged.
+  template <class CharT, class Traits>
+  friend std::basic_istream<CharT, Traits>& operator>>(std::basic_istream<CharT, Traits>& in,
+                                                       xoshiro256pp& engine) {
+    const auto flags = in.flags(std::ios_base::dec | std::ios_base::skipws);
+    state_type read{};
+    for (auto& word : read) in >> word;
+    in.flags(flags);
+    if (in && read == state_type{}) in.setstate(std::ios_base::failbit);
+    if (in) engine.state_ = read;
+    return in;
+  }
 
  private:
   state_type state_;
