@@ -18,28 +18,17 @@
 #include "sabandit/sabandit.hpp"
 #include "sabandit/state/files.hpp"
 #include "support/catch.hpp"
+#include "unit/state_corpus/corpus.hpp"
 
 namespace {
 
 using sabandit::xoshiro256pp;
 
-// Rewards in every model's support: a Poisson-like count for counts, a coin for Bernoulli,
-// a normal for the Gaussian; from their own engine, so that the policy's engine is the
-// policy's alone.
-enum class rewards { gaussian, bernoulli, poisson };
-
-double draw(rewards kind, Eigen::Index arm, xoshiro256pp& gen) {
-  const double shift = 0.1 * static_cast<double>(arm % 4);
-  switch (kind) {
-    case rewards::gaussian:
-      return shift + sabandit::standard_normal(gen);
-    case rewards::bernoulli:
-      return sabandit::uniform01(gen) < 0.3 + shift ? 1.0 : 0.0;
-    case rewards::poisson:
-      return std::floor(3.0 * sabandit::uniform01(gen) + 4.0 * shift);
-  }
-  return 0.0;
-}
+// Rewards in every model's support, from their own engine so that the policy's engine is the
+// policy's alone: the corpus's (unit/state_corpus/corpus.hpp), which its checkpoints were
+// played with.
+using corpus::draw;
+using corpus::rewards;
 
 std::string saved(const auto& policy) {
   std::ostringstream out;

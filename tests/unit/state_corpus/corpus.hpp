@@ -18,7 +18,7 @@ namespace corpus {
 
 enum class rewards { gaussian, bernoulli, poisson };
 
-/// A reward of `arm` in every model's support, from its own engine (as in state_test.cpp).
+/// A reward of `arm` in every model's support, from its own engine (state_test.cpp uses it too).
 inline double draw(rewards kind, Eigen::Index arm, sabandit::xoshiro256pp& gen) {
   const double shift = 0.1 * static_cast<double>(arm % 4);
   switch (kind) {
