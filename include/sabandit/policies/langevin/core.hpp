@@ -365,14 +365,13 @@ class core {
   /// So is one whose model mean is not finite (a Poisson log-mean past 709): from there every
   /// later round would throw, and restore rejects such a state (state/persist.hpp).
   void commit(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
-    if (!storable(arm, theta)) throw_non_finite(arm);
+    require_storable(arm, theta);
     store(arm, theta, pulls);
   }
   /// The same for every arm at once (column a for arm a): all or nothing, so a chain that
   /// diverges leaves every arm as it was.
   void commit_all(const Eigen::MatrixXd& thetas) {
-    for (Eigen::Index a = 0; a < num_arms(); ++a)
-      if (!storable(a, thetas.col(a))) throw_non_finite(a);
+    for (Eigen::Index a = 0; a < num_arms(); ++a) require_storable(a, thetas.col(a));
     theta_ = thetas;
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
       predictors_(a) = phi_.col(a).dot(theta_.col(a));
@@ -517,15 +516,15 @@ class core {
   static constexpr double max_step_sds = 8.0;
   // What commit stores, and restore accepts: a finite iterate with a finite model mean.
   template <class Theta>
-  [[nodiscard]] bool storable(Eigen::Index arm, const Theta& theta) const {
-    if (!theta.allFinite()) return false;
+  void require_storable(Eigen::Index arm, const Theta& theta) const {
+    if (!theta.allFinite()) throw_non_finite("the Langevin iterate of arm ", arm);
     const auto phi = phi_.col(arm);
-    return std::isfinite(detail::mean_at(model_, phi, theta, phi.dot(theta)));
+    if (!std::isfinite(detail::mean_at(model_, phi, theta, phi.dot(theta))))
+      throw_non_finite("the model's mean at the Langevin iterate of arm ", arm);
   }
-  [[noreturn]] static void throw_non_finite(Eigen::Index arm) {
-    throw std::domain_error("sabandit: the Langevin iterate of arm " + std::to_string(arm) +
-                            " became non-finite (or its model mean did); reduce step_size (h) "
-                            "or check the model");
+  [[noreturn]] static void throw_non_finite(const char* what, Eigen::Index arm) {
+    throw std::domain_error("sabandit: " + std::string(what) + std::to_string(arm) +
+                            " became non-finite; reduce step_size (h) or check the model");
   }
   static Eigen::MatrixXd validated_features(Eigen::MatrixXd features, Eigen::Index source_size) {
     detail::require_at_least<Eigen::Index>("features.rows() (dimension d)", features.rows(), 1);
