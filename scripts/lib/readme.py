@@ -197,7 +197,8 @@ def check_copies(lines, root, name="README.md"):
                   file=sys.stderr)
             failures += 1
         checked += 1
-    print(f"readme.py: {name}: {checked} table(s) checked against their files, {failures} problem(s)")
+    if checked or failures:  # a page without copies says nothing
+        print(f"readme.py: {name}: {checked} table(s) checked against their files, {failures} problem(s)")
     return failures
 
 
