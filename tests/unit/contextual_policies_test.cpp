@@ -4,13 +4,16 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
 
 #include "sabandit/contextual/epsilon_greedy_ridge.hpp"
+#include "sabandit/contextual/laplace_ts.hpp"
 #include "sabandit/contextual/linear_ts.hpp"
 #include "sabandit/contextual/linucb.hpp"
+#include "sabandit/models/gaussian.hpp"
 #include "sabandit/random/normal.hpp"
 #include "support/catch.hpp"
 #include "support/contextual_problems.hpp"
@@ -18,6 +21,7 @@
 using namespace sabandit;
 using namespace sabandit::contextual;
 using sabandit::test::linear_problem;
+using sabandit::test::logistic_problem;
 
 namespace {
 
@@ -102,6 +106,33 @@ int disagreements(Policy policy, Reference reference, const linear_problem& prob
   return differ;
 }
 
+// The regret increments R(T/2) - R(T/4) and R(T) - R(T/2), summed over `seeds` runs of a fresh
+// policy on the problem of each seed (the sublinearity tests' statistic).
+template <class Problem, class MakePolicy, class MakeProblem>
+std::pair<double, double> regret_increments(int T, int seeds, MakePolicy make_policy,
+                                            MakeProblem make_problem) {
+  double first = 0.0, second = 0.0;
+  for (int seed = 0; seed < seeds; ++seed) {
+    const Problem problem = make_problem(seed);
+    auto policy = make_policy();
+    xoshiro256pp world(static_cast<std::uint64_t>(seed)), gen(static_cast<std::uint64_t>(50 + seed));
+    double regret = 0.0;
+    for (int t = 1; t <= T; ++t) {
+      const Eigen::VectorXd x = problem.context(world);
+      const auto arm = policy.select(x, gen);
+      regret += problem.gap(x, arm);
+      policy.update(x, arm, problem.reward(x, arm, world), gen);
+      if (t == T / 4) first -= regret;
+      if (t == T / 2) {
+        first += regret;
+        second -= regret;
+      }
+    }
+    second += regret;
+  }
+  return {first, second};
+}
+
 }  // namespace
 
 TEST_CASE("LinUCB makes the decisions of a straightforward implementation of its formula",
@@ -168,26 +199,8 @@ TEMPLATE_TEST_CASE("the ridge policies' regret is sublinear on a linear problem"
   // has increments R(T) - R(T/2) = 2^p (R(T/2) - R(T/4)), so p = 1/2 gives a ratio of 1.41
   // (1.46 with the log factor at T = 4000) and linear regret (p = 1) gives 2. We require
   // p <= 3/4, a ratio <= 2^0.75 = 1.68, over 8 seeds' summed regret.
-  const int T = 4000;
-  double first = 0.0, second = 0.0;
-  for (int seed = 0; seed < 8; ++seed) {
-    const linear_problem problem(4, 6, static_cast<std::uint64_t>(100 + seed));
-    TestType policy(4, 6);
-    xoshiro256pp world(static_cast<std::uint64_t>(seed)), gen(static_cast<std::uint64_t>(50 + seed));
-    double regret = 0.0;
-    for (int t = 1; t <= T; ++t) {
-      const Eigen::VectorXd x = problem.context(world);
-      const auto arm = policy.select(x, gen);
-      regret += problem.gap(x, arm);
-      policy.update(x, arm, problem.reward(x, arm, world), gen);
-      if (t == T / 4) first -= regret;
-      if (t == T / 2) {
-        first += regret;
-        second -= regret;
-      }
-    }
-    second += regret;
-  }
+  const auto [first, second] = regret_increments<linear_problem>(
+      4000, 8, [] { return TestType(4, 6); }, [](int seed) { return linear_problem(4, 6, static_cast<std::uint64_t>(100 + seed)); });
   CAPTURE(first, second);
   CHECK(second <= std::pow(2.0, 0.75) * first);
 }
@@ -256,6 +269,9 @@ struct make_linear_ts {
 struct make_epsilon_greedy {
   static epsilon_greedy_ridge<> make() { return epsilon_greedy_ridge<>(3, 4, {.epsilon = 0.2}); }
 };
+struct make_laplace_ts {  // Gaussian rewards: play() draws them
+  static laplace_ts<gaussian_model> make() { return laplace_ts<gaussian_model>(3, 4, {.v = 0.5}); }
+};
 
 // Plays `rounds` rounds of a linear problem (K = 3, d = 4) and returns the arms played.
 template <class P>
@@ -279,7 +295,8 @@ std::vector<Eigen::Index> next_decisions(P policy, xoshiro256pp world, xoshiro25
 }  // namespace
 
 TEMPLATE_TEST_CASE("a contextual policy rejects bad input by name and stays unchanged",
-                   "[contextual][errors]", make_linucb, make_linear_ts, make_epsilon_greedy) {
+                   "[contextual][errors]", make_linucb, make_linear_ts, make_epsilon_greedy,
+                   make_laplace_ts) {
   auto policy = TestType::make();
   xoshiro256pp world(1), gen(2);
   play(policy, world, gen, 60);
@@ -309,7 +326,7 @@ TEMPLATE_TEST_CASE("a contextual policy rejects bad input by name and stays unch
 }
 
 TEMPLATE_TEST_CASE("a copy of a contextual policy is a checkpoint", "[contextual][checkpoint]",
-                   make_linucb, make_linear_ts, make_epsilon_greedy) {
+                   make_linucb, make_linear_ts, make_epsilon_greedy, make_laplace_ts) {
   auto policy = TestType::make();
   xoshiro256pp world(3), gen(4);
   play(policy, world, gen, 80);
@@ -317,4 +334,61 @@ TEMPLATE_TEST_CASE("a copy of a contextual policy is a checkpoint", "[contextual
   xoshiro256pp world_copy = world, gen_copy = gen;
   const auto first = play(policy, world, gen, 100);
   CHECK(play(checkpoint, world_copy, gen_copy, 100) == first);
+}
+
+// --- Laplace TS ------------------------------------------------------------------------------
+
+TEST_CASE("Laplace TS's mode is the MAP and its factor the Hessian there, recomputed here",
+          "[contextual][laplace]") {
+  // Written independently: the logistic log-posterior's gradient sum x (r - sigmoid(x^T m)) - m
+  // vanishes at the MAP, and H = I + sum sigmoid' x x^T. Newton's decrement below 1e-12 bounds
+  // |g|^2 / lambda_max(H) <= 1e-12, so |g| <= 1e-6 sqrt(lambda_max(H)) <= 1e-6 sqrt(1 + n d max|x|^2 / 4).
+  const logistic_problem problem(3, 5, 4);
+  laplace_ts<> policy(3, 5);
+  xoshiro256pp world(8), gen(9);
+  std::vector<std::vector<std::pair<Eigen::VectorXd, double>>> data(3);
+  for (int t = 0; t < 600; ++t) {
+    const Eigen::VectorXd x = problem.context(world);
+    const auto arm = policy.select(x, gen);
+    const double r = problem.reward(x, arm, world);
+    policy.update(x, arm, r, gen);
+    data[static_cast<std::size_t>(arm)].emplace_back(x, r);
+  }
+  for (Eigen::Index a = 0; a < 3; ++a) {
+    const Eigen::VectorXd m = policy.modes().col(a);
+    Eigen::VectorXd g = -m;
+    Eigen::MatrixXd H = Eigen::MatrixXd::Identity(5, 5);
+    for (const auto& [x, r] : data[static_cast<std::size_t>(a)]) {
+      const double p = 1.0 / (1.0 + std::exp(-x.dot(m)));
+      g += x * (r - p);
+      H += p * (1.0 - p) * x * x.transpose();
+    }
+    CAPTURE(a, g.norm(), data[static_cast<std::size_t>(a)].size());
+    CHECK(g.norm() <= 1e-6 * std::sqrt(H.norm()));
+    const Eigen::MatrixXd L = policy.factor(a).factor().triangularView<Eigen::Lower>();
+    CHECK((L * L.transpose() - H).norm() <= 1e-9 * H.norm());
+    CHECK(policy.history(a).size() == static_cast<Eigen::Index>(data[static_cast<std::size_t>(a)].size()));
+  }
+}
+
+TEST_CASE("Laplace TS's regret is sublinear on a logistic problem", "[contextual][laplace][regret]") {
+  // As for the ridge policies: a regret growing like t^p has R(T) - R(T/2) = 2^p (R(T/2) -
+  // R(T/4)); the logistic bandits' O(d sqrt(T) log T) gives about 1.45, linear regret 2; we
+  // require <= 2^0.75 = 1.68 over 6 seeds.
+  const auto [first, second] = regret_increments<logistic_problem>(
+      2000, 6, [] { return laplace_ts<>(4, 5); }, [](int seed) { return logistic_problem(4, 5, static_cast<std::uint64_t>(200 + seed)); });
+  CAPTURE(first, second);
+  CHECK(second <= std::pow(2.0, 0.75) * first);
+}
+
+TEST_CASE("Laplace TS checks rewards against its model and its parameters by name",
+          "[contextual][laplace][errors]") {
+  laplace_ts<> policy(2, 3);
+  xoshiro256pp gen(1);
+  CHECK_THROWS_WITH(policy.update(Eigen::VectorXd::Ones(3), 0, 2.0, gen), Catch::Contains("reward = 2"));
+  CHECK(policy.history(0).size() == 0);
+  CHECK_THROWS_WITH(laplace_ts<>(2, 3, {.v = -1.0}), Catch::Contains("v = -1"));
+  CHECK_THROWS_WITH(laplace_ts<>(2, 3, {.prior_variance = 0.0}), Catch::Contains("prior_variance = 0"));
+  CHECK_THROWS_WITH(laplace_ts<>(2, 3, {.newton = {.max_iterations = 0}}),
+                    Catch::Contains("newton.max_iterations = 0"));
 }
