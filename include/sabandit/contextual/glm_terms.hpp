@@ -47,4 +47,13 @@ template <RewardModel Model>
                                                  scratch.grad);
 }
 
+/// out += weight * grad log p(r | theta) = weight s phi: one reward's term of a window's or a
+/// mini-batch's gradient.
+template <RewardModel Model, class Phi>
+void add_gradient_term(const Model& model, const Phi& phi, const vector_cref& theta, double reward,
+                       double weight, Eigen::VectorXd& out, glm_scratch& scratch) {
+  const double eta = phi.dot(theta);
+  out += (weight * glm_slope(model, phi, theta, eta, reward, scratch)) * phi;
+}
+
 }  // namespace sabandit::contextual

@@ -53,12 +53,7 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
   /// The parameters.
   using params = laplace_ts_params;
 
-  /// K arms, disjoint, contexts of `context_size` entries.
-  laplace_ts(Eigen::Index num_arms, Eigen::Index context_size, const params& p = {},
-             Model model = Model{})
-    requires std::same_as<Map, disjoint_features>
-      : laplace_ts(num_arms, disjoint_features(context_size), p, std::move(model)) {}
-  /// K arms over any feature map.
+  /// K arms over any feature map; `policy(K, d, ...)` is disjoint with contexts of size d.
   laplace_ts(Eigen::Index num_arms, Map map, const params& p = {}, Model model = Model{})
       : base(num_arms, std::move(map), p, factor_doubles(map.dimension()) + map.dimension() + 1,
              factor_doubles(map.dimension()) * 3),

@@ -24,11 +24,7 @@ class ridge_core : public policy_core<Map, Params> {
   using base = policy_core<Map, Params>;
 
  public:
-  /// K arms, disjoint, contexts of `context_size` entries.
-  ridge_core(Eigen::Index num_arms, Eigen::Index context_size, const Params& p = {})
-    requires std::same_as<Map, disjoint_features>
-      : ridge_core(num_arms, disjoint_features(context_size), p) {}
-  /// K arms over any feature map.
+  /// K arms over any feature map; `policy(K, d, ...)` is disjoint with contexts of size d.
   ridge_core(Eigen::Index num_arms, Map map, const Params& p = {})
       : base(num_arms, std::move(map), p, doubles_per_block(map.dimension()),
              factor_doubles(map.dimension()) + 3 * map.dimension()),
