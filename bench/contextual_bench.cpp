@@ -25,6 +25,7 @@
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/xoshiro.hpp"
+#include "timed_rounds.hpp"
 
 namespace {
 
@@ -79,17 +80,7 @@ void run_rounds(benchmark::State& state, Make make) {
   round_driver driver(make(d, k), d, k);
   for (Eigen::Index t = 0; t < warm_up; ++t) driver.round();
   const auto warmed_up = driver.policy();
-  Eigen::Index played = 0;
-  for (auto _ : state) {
-    if (++played == horizon) {
-      state.PauseTiming();
-      driver.policy() = warmed_up;
-      played = 0;
-      state.ResumeTiming();
-    }
-    driver.round();
-  }
-  state.SetItemsProcessed(state.iterations());
+  timed_rounds(state, driver, warmed_up, horizon);
 }
 
 void BM_laplace_ts(benchmark::State& s) {
