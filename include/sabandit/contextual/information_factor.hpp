@@ -84,6 +84,18 @@ class information_factor {
     }
     return true;
   }
+  /// Saves or restores L (state/persist.hpp): the d x d matrix of the factor it is read into,
+  /// which must be a valid factor (finite lower triangle, positive diagonal, zero above).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("L", self.factor_);
+    if constexpr (Archive::reading) {
+      ar.require(self.valid(), "a Cholesky factor has a non-positive diagonal entry");
+      ar.require(self.factor_.template triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0),
+                 "a Cholesky factor has an entry above its diagonal");
+    }
+  }
+
   /// Swaps the two factors' storage (no copy): how a policy commits an update made aside.
   friend void swap(information_factor& a, information_factor& b) noexcept {
     a.factor_.swap(b.factor_);

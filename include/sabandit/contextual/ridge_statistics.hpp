@@ -76,6 +76,19 @@ class ridge_statistics {
   /// Pulls per block.
   [[nodiscard]] const Eigen::ArrayXd& counts() const noexcept { return counts_; }
 
+  /// Saves or restores every block's factor, b, theta_hat and count (state/persist.hpp) into
+  /// statistics of the saved shape. theta_hat is saved, not re-solved, so that a restored
+  /// policy decides on the same bits.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("b", self.b_);
+    ar("estimates", self.estimates_);
+    ar("counts", self.counts_, 0.0, 0x1p53);
+    ar.require((self.counts_ == self.counts_.floor()).all(), "counts must be whole numbers");
+    for (std::size_t k = 0; k < self.factors_.size(); ++k)
+      ar.nest("A" + std::to_string(k), [&] { information_factor::persist(self.factors_[k], ar); });
+  }
+
  private:
   std::vector<information_factor> factors_;
   Eigen::MatrixXd b_, estimates_;
