@@ -64,7 +64,8 @@ class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>
   /// The saved fields: K, d, epsilon and the ridge statistics (ridge_core.hpp).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
-    epsilon_greedy_ridge::persist_ridge(self, ar, [](Eigen::Index k, Eigen::Index d, const params& p) {
+    // generic (auto d): the rebuild is compiled only for reading, where the map is disjoint
+    epsilon_greedy_ridge::persist_ridge(self, ar, [](Eigen::Index k, auto d, const params& p) {
       return epsilon_greedy_ridge(k, d, p);
     });
   }

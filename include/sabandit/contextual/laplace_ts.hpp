@@ -130,7 +130,7 @@ class laplace_ts : public policy_core<Map, laplace_ts_params>,
     base::persist_shape_and_model(
         self, ar, self.model_,
         [](Eigen::Index, Eigen::Index d, const params&) { return factor_doubles(d) + d; },
-        [](Eigen::Index k, Eigen::Index d, const params& p, const Model& model) {
+        [](Eigen::Index k, auto d, const params& p, const Model& model) {  // generic: compiled for reading only
           return laplace_ts(k, d, p, model);
         });
     ar("modes", self.modes_);

@@ -66,7 +66,8 @@ class linear_ts : public ridge_core<Map, linear_ts_params>,
   /// The saved fields: K, d, v and the ridge statistics (ridge_core.hpp).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
-    linear_ts::persist_ridge(self, ar, [](Eigen::Index k, Eigen::Index d, const params& p) {
+    // generic (auto d): the rebuild is compiled only for reading, where the map is disjoint
+    linear_ts::persist_ridge(self, ar, [](Eigen::Index k, auto d, const params& p) {
       return linear_ts(k, d, p);
     });
   }

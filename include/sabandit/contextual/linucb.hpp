@@ -65,7 +65,8 @@ class linucb : public ridge_core<Map, linucb_params>,
   /// The saved fields: K, d, alpha and the ridge statistics (ridge_core.hpp).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
-    linucb::persist_ridge(self, ar, [](Eigen::Index k, Eigen::Index d, const params& p) {
+    // generic (auto d): the rebuild is compiled only for reading, where the map is disjoint
+    linucb::persist_ridge(self, ar, [](Eigen::Index k, auto d, const params& p) {
       return linucb(k, d, p);
     });
   }

@@ -206,7 +206,7 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
         [](Eigen::Index, Eigen::Index d, const params& p) {  // the window's capacity, disjoint
           return doubles_per_block(d, std::max(p.window, p.warmup));
         },
-        [](Eigen::Index k, Eigen::Index d, const params& p, const Model& model) {
+        [](Eigen::Index k, auto d, const params& p, const Model& model) {  // generic: compiled for reading only
           return ts_sa(k, d, p, model);
         });
     ar("theta", self.theta_);

@@ -161,7 +161,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params>,
   static void persist(Self& self, Archive& ar) {
     base::persist_shape_and_model(
         self, ar, self.model_, [](Eigen::Index, Eigen::Index d, const params&) { return d + 2; },
-        [](Eigen::Index k, Eigen::Index d, const params& p, const Model& model) {
+        [](Eigen::Index k, auto d, const params& p, const Model& model) {  // generic: compiled for reading only
           return ts_sgld(k, d, p, model);
         });
     ar("theta", self.theta_);
