@@ -34,7 +34,8 @@ class ridge_statistics {
 
   /// A_k += phi phi^T, b_k += r phi, theta_hat_k = A_k^-1 b_k. Strong guarantee: computed
   /// aside, kept only if finite (std::domain_error naming the block otherwise: a context or
-  /// reward so large that the statistics overflow). No allocation.
+  /// reward so large that the statistics overflow). Allocates only the rank-one
+  /// kernel's temporary (information_factor::rank_one_update).
   void add(Eigen::Index block, const vector_cref& phi, double reward) {
     const auto k = static_cast<std::size_t>(block);
     aside_ = factors_[k];
@@ -93,7 +94,7 @@ class ridge_statistics {
   std::vector<information_factor> factors_;
   Eigen::MatrixXd b_, estimates_;
   Eigen::ArrayXd counts_;
-  information_factor aside_;  // the update's scratch: no allocation per round
+  information_factor aside_;  // the update's scratch, allocated once
   Eigen::VectorXd b_aside_, estimate_aside_;
 };
 

@@ -135,7 +135,8 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
   /// Learns reward r of `arm` at x (lines 6-11, or the warm-up and its warm start). Throws
   /// std::invalid_argument naming "context" or "reward" (outside the model's support),
   /// std::out_of_range for the arm, std::domain_error if the chain or the warm start become
-  /// non-finite; the policy is then unchanged. No allocation after the warm start.
+  /// non-finite; the policy is then unchanged. After the warm start it allocates only
+  /// the rank-one kernel's temporary (information_factor::rank_one_update).
   template <std::uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& gen) {
     const auto [phi, block] = this->checked_pull(x, arm, reward, model_);

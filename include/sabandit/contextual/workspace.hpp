@@ -1,7 +1,7 @@
 #pragma once
 // The scratch of a contextual policy over a reward model (Laplace TS, TS-SA, TS-SGLD): an
 // update or a chain's moves are computed here, aside, and committed only when they succeed
-// (the strong guarantee), and nothing is allocated per round. Not state: a saved policy does
+// (the strong guarantee), and no scratch is allocated per round. Not state: a saved policy does
 // not save it, and a copy's is overwritten before it is read.
 #include <stdexcept>
 #include "sabandit/models/support.hpp"
