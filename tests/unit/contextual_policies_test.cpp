@@ -619,3 +619,21 @@ TEST_CASE("contextual TS-SGLD rejects bad parameters by name", "[contextual][ts_
   CHECK_THROWS_WITH(contextual::ts_sgld<>(2, 3, {.batch_size = 0}), Catch::Contains("batch_size = 0"));
   CHECK_THROWS_WITH(contextual::ts_sgld<>(2, 3, {.step_size = 2e6}), Catch::Contains("step_size (h) = 2"));
 }
+
+TEST_CASE("contextual TS-SA over a shared feature map learns a logistic problem",
+          "[contextual][ts_sa][features]") {
+  // phi(x, a) = e_a (x) x: one theta of dimension K d whose blocks are the arms' (the warm-up
+  // plays every arm, then the block's warm start fits all K pairs at once). Its regret must be
+  // sublinear as the disjoint policy's: increments' ratio <= 2^0.75.
+  const Eigen::Index k = 4, d = 5;
+  const auto kron = [d](const vector_cref& x, Eigen::Index arm, vector_ref out) {
+    out.setZero();
+    out.segment(arm * d, d) = x;
+  };
+  using shared_ts_sa = contextual::ts_sa<bernoulli_model, shared_features<>>;
+  const auto [first, second] = regret_increments<logistic_problem>(
+      2000, 8, [&] { return shared_ts_sa(k, shared_features<>(d, k * d, kron)); },
+      [](int seed) { return logistic_problem(4, 5, static_cast<std::uint64_t>(200 + seed)); });
+  CAPTURE(first, second);
+  CHECK(second <= std::pow(2.0, 0.75) * first);
+}
