@@ -34,6 +34,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 
 namespace sabandit::state {
@@ -394,7 +395,7 @@ class reader : public detail::scoped_names {
   void require_backed(std::string_view name, std::int64_t count, std::int64_t per = 1) const {
     std::int64_t needed = 0;
     if (count <= 0 || per <= 0) return;
-    if (__builtin_mul_overflow(count, per, &needed) || needed > values_)
+    if (sabandit::detail::mul_overflow(count, per, &needed) || needed > values_)
       fail(qualified(name) + " = " + std::to_string(count) + " asks for a state of " +
            (per == 1 ? std::to_string(count) : std::to_string(count) + " x " + std::to_string(per)) +
            " values, but the block holds only " + std::to_string(values_));

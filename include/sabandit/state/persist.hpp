@@ -24,6 +24,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/random/xoshiro.hpp"
@@ -132,10 +133,7 @@ void require_same_shape(const reader& ar, const T& restored, const T& target) {
 }
 
 // Saturating arithmetic for the work estimate below: an overflow is "too much".
-[[nodiscard]] inline std::int64_t saturating_mul(std::int64_t x, std::int64_t y) noexcept {
-  std::int64_t r = 0;
-  return __builtin_mul_overflow(x, y, &r) ? std::numeric_limits<std::int64_t>::max() : r;
-}
+using sabandit::detail::saturating_mul;
 
 // The checks a restored Langevin policy passes besides its fields' own (docs/state-format.md,
 // "What restore checks"), through its public accessors, so that every policy built on the

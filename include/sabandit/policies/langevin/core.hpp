@@ -50,6 +50,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/langevin.hpp"
 #include "sabandit/models/information.hpp"
@@ -237,17 +238,8 @@ class core {
                                     Eigen::Index source_size) {
     // Per arm: phi, theta (d each), the norm, two statistics, three scores, the source's own;
     // shared: four scratch vectors of d and the source's. Saturating: an overflow is "too big".
-    // static: `cond ? big : r` odr-uses big, which a capture-less lambda may not do unless it
-    // has static storage (GCC accepts the automatic one; Clang, rightly, does not).
-    static constexpr Eigen::Index big = std::numeric_limits<Eigen::Index>::max();
-    const auto mul = [](Eigen::Index x, Eigen::Index y) {
-      Eigen::Index r = 0;
-      return __builtin_mul_overflow(x, y, &r) ? big : r;
-    };
-    const auto add = [](Eigen::Index x, Eigen::Index y) {
-      Eigen::Index r = 0;
-      return __builtin_add_overflow(x, y, &r) ? big : r;
-    };
+    const auto mul = detail::saturating_mul<Eigen::Index>;
+    const auto add = detail::saturating_add<Eigen::Index>;
     const Eigen::Index per_arm =
         add(add(mul(dimension, 2), Source::doubles_per_arm(source_size)), 6);
     const Eigen::Index shared = add(mul(dimension, 4), Source::shared_doubles(source_size));

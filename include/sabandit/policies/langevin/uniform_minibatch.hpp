@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/kernels/minibatch_sum.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/lanes.hpp"
@@ -106,9 +107,9 @@ class uniform_minibatch {
   void begin_round(Eigen::Index steps, URBG& gen) {
     const auto arms = history_.size();
     std::size_t per_arm = 0, block = 0;
-    if (__builtin_mul_overflow(static_cast<std::size_t>(steps),
-                               static_cast<std::size_t>(batch_.size()), &per_arm) ||
-        __builtin_mul_overflow(arms, per_arm, &block) || block > max_block) {
+    if (detail::mul_overflow(static_cast<std::size_t>(steps),
+                             static_cast<std::size_t>(batch_.size()), &per_arm) ||
+        detail::mul_overflow(arms, per_arm, &block) || block > max_block) {
       rounds_.clear();  // every gradient() of this round draws on the scalar path
       return;
     }
