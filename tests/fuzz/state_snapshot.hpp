@@ -116,7 +116,7 @@ void add_state(snapshot& s, const sabandit::ts_sgld<Model>& p) {
 template <class Policy>
 [[nodiscard]] std::string saved_text(const Policy& policy) {
   std::ostringstream out;
-  policy.save(out);
+  sabandit::state::save(out, policy);
   return out.str();
 }
 

@@ -4,8 +4,6 @@
 // t the current round (1-based), n_a the pulls of arm a. tau multiplies the exploration bonus
 // (tau = 1 is textbook UCB1 for rewards of unit scale).
 #include <cmath>
-#include <istream>
-#include <ostream>
 #include <random>
 #include <string>
 
@@ -13,16 +11,15 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
-#include "sabandit/policies/arm_statistics.hpp"
-#include "sabandit/policies/detail/gaussian_scores.hpp"
-#include "sabandit/policies/detail/warm_up.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/policies/common/arm_statistics.hpp"
+#include "sabandit/policies/common/gaussian_scores.hpp"
+#include "sabandit/policies/common/warm_up.hpp"
 
 namespace sabandit {
 
 /// UCB1 with a bonus scale: the deterministic baseline of the paper's experiments; models
 /// Policy. A regular value: a copy is a checkpoint.
-class ucb : public state::saveable<ucb> {
+class ucb {
  public:
   /// UCB's parameters, an aggregate for designated initialisers: `ucb(K, {.temperature = 0.5})`.
   struct params {
