@@ -76,7 +76,7 @@ void check_replay(Policy original, Policy target, rewards kind) {
 
 TEST_CASE("a restored policy replays the saved one's next 10^4 decisions", "[state]") {
   using namespace sabandit;
-  SECTION("ucb") { check_replay(ucb(5, {.temperature = 0.5}), ucb(5), rewards::gaussian); }
+  SECTION("ucb") { check_replay(ucb(5, {.bonus_scale = 0.5}), ucb(5), rewards::gaussian); }
   SECTION("gaussian_ts") {
     check_replay(gaussian_ts(6, {.temperature = 0.7}), gaussian_ts(6), rewards::gaussian);
   }
@@ -436,6 +436,26 @@ TEST_CASE("a field a later version added takes its default when an older state l
   CHECK_THROWS_WITH(sabandit::state::restore(out_of_range, target),
                     Catch::Matchers::Contains("b = 11 is outside [0, 10]"));
   CHECK(target.b == before.b);
+}
+
+TEST_CASE("a renamed field is written under its new name and read under either",
+          "[state][guarantees]") {
+  // UCB's bonus scale was `temperature` in 0.2 (every other policy's temperature multiplies a
+  // variance): a state of 0.2 restores, and a new one says bonus_scale.
+  std::stringstream saved;
+  sabandit::state::save(saved, sabandit::ucb(2, {.bonus_scale = 0.25}));
+  CHECK(saved.str().find("\nbonus_scale 0.25\n") != std::string::npos);
+  CHECK(saved.str().find("temperature") == std::string::npos);
+  sabandit::ucb target(2);
+  sabandit::state::restore(saved, target);
+  CHECK(target.parameters().bonus_scale == 0.25);
+
+  const std::string old_state =
+      "sabandit-state 1 ucb\nnum_arms 2\ntemperature 0.75\nwarmup 1\n"
+      "statistics.counts 2 0 0\nstatistics.sums 2 0 0\nstatistics.total 0\nend 0\n";
+  std::istringstream older(reseal(old_state));
+  sabandit::state::restore(older, target);
+  CHECK(target.parameters().bonus_scale == 0.75);
 }
 
 TEST_CASE("restore into a policy of another shape is rejected and changes nothing",

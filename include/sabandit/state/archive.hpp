@@ -161,6 +161,13 @@ class writer : public detail::scoped_names {
     (*this)(name, value);
   }
 
+  /// A scalar field that a later version renamed (reader::renamed): written under its new name.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void renamed(std::string_view name, std::string_view /*old_name*/, const T& value) {
+    (*this)(name, value);
+  }
+
   /// An Eigen vector or matrix (its shape, then its entries in column-major order).
   template <class Derived>
   void operator()(std::string_view name, const Eigen::PlainObjectBase<Derived>& values) {
@@ -339,6 +346,14 @@ class reader : public detail::scoped_names {
     } else {
       value = fallback;
     }
+  }
+
+  /// A scalar field that a later version renamed: read under `name`, or under `old_name` from a
+  /// block written before the rename (docs/state-format.md, "Versions").
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void renamed(std::string_view name, std::string_view old_name, T& value) {
+    (*this)(has(name) ? name : old_name, value);
   }
 
   /// Whether the block has the field `name` (in the present scope).
