@@ -55,12 +55,13 @@
 #include "sabandit/contextual/langevin_move.hpp"
 #include "sabandit/contextual/policy_core.hpp"
 #include "sabandit/contextual/workspace.hpp"
+#include "sabandit/detail/compiler.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/information.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/state/persist.hpp"
 
 namespace sabandit::contextual {
 
@@ -92,8 +93,7 @@ struct ts_sa_params {
 /// Contextual TS-SA over any RewardModel (header comment); models ContextualPolicy. A copy is a
 /// checkpoint.
 template <RewardModel Model = gaussian_model, FeatureMap Map = disjoint_features>
-class ts_sa : public policy_core<Map, ts_sa_params>,
-              public state::saveable<ts_sa<Model, Map>> {
+class ts_sa : public policy_core<Map, ts_sa_params> {
   using base = policy_core<Map, ts_sa_params>;
 
  public:
@@ -184,7 +184,7 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
                                                       Eigen::Index capacity) noexcept {
     // Saturating, like factor_doubles: a size check then reports a huge window as too big.
     Eigen::Index window = 0;
-    if (__builtin_mul_overflow(capacity, dimension + 1, &window) || window > (Eigen::Index{1} << 40))
+    if (detail::mul_overflow(capacity, dimension + 1, &window) || window > (Eigen::Index{1} << 40))
       window = Eigen::Index{1} << 40;
     return factor_doubles(dimension) + dimension + window + 1;
   }
@@ -193,10 +193,10 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
     return doubles_per_block(this->dimension(), windows_.front().capacity());
   }
 
-  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) --------------------------------------------------------
   /// "contextual_ts_sa<model>", the type in a saved state's header (disjoint features).
   [[nodiscard]] static std::string state_name() {
-    return "contextual_ts_sa<" + state::component_name<Model>() + ">";
+    return "contextual_ts_sa<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields: the model, K, d, the parameters, theta, the pull counts, and per block
   /// J's factor and the window (whose rewards must be the model's, and which holds
@@ -250,7 +250,7 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
     const Eigen::Index arms = num_arms / map.blocks(num_arms);
     Eigen::Index warm_up = 0;
-    if (__builtin_mul_overflow(p.warmup, arms, &warm_up) || warm_up > bounds::state_doubles)
+    if (detail::mul_overflow(p.warmup, arms, &warm_up) || warm_up > bounds::state_doubles)
       detail::throw_invalid("warmup (Omega)", p.warmup, "times the arms of a block must be <= 2^31");
     return std::max(p.window, warm_up);
   }
