@@ -547,12 +547,13 @@ TEST_CASE("contextual TS-SA's regret is sublinear on a logistic problem and clos
 
 TEST_CASE("contextual TS-SA's memory per arm is O(d^2) plus its window, whatever the horizon",
           "[contextual][ts_sa][memory]") {
-  // doubles_per_block() = d^2 (J's factor) + d (theta) + B (d + 1) (the window) + 1 (the
-  // count), and it is what the containers hold, before and after 5000 rounds.
+  // doubles_per_block() = d^2 (J's factor) + d (theta) + C (d + 1) (the window of capacity
+  // C = max(B, Omega', Omega) = max(7, 2 x 6, 1) = 12, so that the refits see every pair) + 1
+  // (the count), and it is what the containers hold, before and after 5000 rounds.
   const linear_problem problem(3, 6, 2);
   std::vector<std::vector<std::pair<Eigen::VectorXd, double>>> data;
   contextual::ts_sa<> fresh(3, 6, {.window = 7});
-  CHECK(fresh.doubles_per_block() == 36 + 6 + 7 * 7 + 1);
+  CHECK(fresh.doubles_per_block() == 36 + 6 + 12 * 7 + 1);
   const auto held = [](const contextual::ts_sa<>& policy, Eigen::Index block) {
     return policy.factor(block).factor().size() + policy.parameter_estimates().rows() +
            policy.window(block).allocated_doubles() + 1;
@@ -561,7 +562,7 @@ TEST_CASE("contextual TS-SA's memory per arm is O(d^2) plus its window, whatever
   for (Eigen::Index a = 0; a < 3; ++a) {
     CHECK(held(fresh, a) == fresh.doubles_per_block());
     CHECK(held(played, a) == fresh.doubles_per_block());
-    CHECK(played.window(a).size() == 7);
+    CHECK(played.window(a).size() == 12);
   }
 }
 
