@@ -295,7 +295,7 @@ inline problems_result run_problems(const problems_options& o) {
         problem_cell cell{std::string(name), {}, {}};
         const double started = bar.seconds();
         try {
-          cell.run = run_tracked(env, p.smallest_gap(), make, config, bar.hook(), 1);
+          cell.run = run_tracked(env, p.smallest_gap(), make, config, bar.hook(), 0);
         } catch (const std::domain_error& failure) {  // the library's "non-finite iterate", "warm start failed"
           cell.failure = failure.what();
         }

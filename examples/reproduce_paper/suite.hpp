@@ -541,14 +541,6 @@ decltype(auto) with_env(const setting& where, Body body, double noise_variance =
   return body(sabandit::make_sgr(s));
 }
 
-/// Simulates on `env`, stopping at the next pull after a SIGINT or SIGTERM (see cancel.hpp).
-template <class Env, class Factory, class Progress>
-sabandit::regret_curve simulate_cancellable(const Env& env, Factory factory,
-                                            const sabandit::run_config& config, Progress on_trial) {
-  throw_if_cancelled();
-  return sabandit::simulate(cancellable<Env>{env}, factory, config, on_trial);
-}
-
 /// Runs `policy` with `params` on `where`, reporting each finished trial to `on_trial`.
 template <class Progress>
 sabandit::regret_curve run_policy(const std::string& policy, const suite_params& params,
