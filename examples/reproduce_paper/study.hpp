@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -18,7 +19,6 @@
 #include "reproduce_paper/checked.hpp"
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/output.hpp"
-#include "reproduce_paper/progress.hpp"
 #include "reproduce_paper/suite.hpp"
 #include "reproduce_paper/trials.hpp"
 
@@ -448,5 +448,21 @@ class study_run {
 };
 
 inline study_result run_study(const study_options& o) { return study_run(o)(); }
+
+inline job add_study(CLI::App& app) {
+  auto o = std::make_shared<study_options>();
+  auto* study = add_job(app, "study",
+                        "Why TS-SA loses with the appendix's defaults (docs/ts-sa-study.md): sweeps and failure modes on "
+                        "tuning seeds, the preset's selection, and its evaluation on --seed",
+                        o->common, "results/study", o->horizon, &o->trials, "Trials per cell", 2);
+  add_integer(*study, "--trial-points", o->trial_points, "Rounds recorded per trial (the per-trial plot)", 1, 100000);
+  study->add_option("--tuned", o->tuned_params,
+                    "tune --protocol paper's tuned_params.txt: adds the per-setting tuned TS-SA to the evaluation");
+  return {study, [o](std::ostream& out, const seconds_since_start& seconds) {
+            const auto r = run_study(*o);
+            out << r.table << '\n' << wall_line("study", seconds(), o->common) << "; chosen candidate: " << r.chosen
+                << '\n';
+          }};
+}
 
 }  // namespace repro

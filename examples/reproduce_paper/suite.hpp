@@ -136,11 +136,12 @@ struct suite_params {
     (void)sabandit::ucb(2, ucb);
   }
 
-  [[nodiscard]] static bool known(const std::string& key) {
+  /// The field of `key`, or nullptr.
+  [[nodiscard]] static const field* known(std::string_view key) {
     for (const auto& f : fields()) {
-      if (f.key == key) return true;
+      if (f.key == key) return &f;
     }
-    return false;
+    return nullptr;
   }
 
  /// `s` without leading and trailing blanks (spaces, tabs, carriage returns).
@@ -151,10 +152,8 @@ struct suite_params {
   }
 
  private:
-  [[nodiscard]] const field& find(const std::string& key) const {
-    for (const auto& f : fields()) {
-      if (f.key == key) return f;
-    }
+  [[nodiscard]] static const field& find(const std::string& key) {
+    if (const auto* f = known(key)) return *f;
     throw std::invalid_argument("unknown parameter " + key);
   }
 };

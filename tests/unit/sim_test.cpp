@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -281,4 +283,47 @@ TEST_CASE("a stop token stops every trial within a round", "[sim][guarantees]") 
   CHECK_THROWS_AS(simulate(env, [&](Eigen::Index) { return stopping_policy{&source, &rounds, -1}; }, config),
                   simulation_stopped);
   CHECK(rounds.load() == 0);
+}
+
+TEST_CASE("progress_bar counts the trials of simulate(), from its workers too", "[sim]") {
+  std::FILE* log = std::tmpfile();
+  REQUIRE(log != nullptr);
+  {
+    progress_bar bar("run", 20, log);
+    const auto env = make_sgr({.num_arms = 3, .gap = 0.25});
+    (void)simulate(env, [](Eigen::Index) { return ucb(3); }, {.horizon = 50, .trials = 20, .threads = 1}, bar.hook());
+  }
+  std::rewind(log);
+  std::string text;
+  for (int c = std::fgetc(log); c != EOF; c = std::fgetc(log)) text += static_cast<char>(c);
+  std::fclose(log);
+  // Without redrawing, one line per 10 %: 2, 4, ..., 20 trials.
+  CHECK(std::count(text.begin(), text.end(), '\n') == 10);
+  CHECK(text.rfind("run: 10% (2/20 trials, ", 0) == 0);
+  CHECK(text.find("run: 100% (20/20 trials, ") != std::string::npos);
+  // From two workers the last trial still reaches 100 %.
+  log = std::tmpfile();
+  REQUIRE(log != nullptr);
+  {
+    progress_bar bar("run", 20, log);
+    (void)simulate(make_sgr({.num_arms = 3}), [](Eigen::Index) { return ucb(3); },
+                   {.horizon = 50, .trials = 20, .threads = 2}, bar.hook());
+  }
+  std::rewind(log);
+  text.clear();
+  for (int c = std::fgetc(log); c != EOF; c = std::fgetc(log)) text += static_cast<char>(c);
+  std::fclose(log);
+  CHECK(text.find("run: 100% (20/20 trials, ") != std::string::npos);
+}
+
+TEST_CASE("Lai–Robbins constant of Bernoulli and Poisson arms, gap 0.5, K = 10", "[sim]") {
+  // Nine arms of p = 0.4 against p* = 0.9:
+  //   KL(0.4, 0.9) = 0.4 ln(0.4/0.9) + 0.6 ln(0.6/0.1) = -0.3243721 + 1.0750557 = 0.7506836,
+  //   C = 9 x 0.5 / 0.7506836 = 5.994536.
+  CHECK(lai_robbins_constant(bernoulli_model{}, make_bernoulli_gap(10, 0.9, 0.5)) == Approx(5.994536).epsilon(1e-6));
+  // Poisson, best mean 3: KL(2.5, 3) = 3 - 2.5 + 2.5 ln(2.5/3) = 0.0441961, C = 4.5 / 0.0441961
+  // = 101.8189.
+  CHECK(lai_robbins_constant(poisson_model{}, make_poisson_gap(10, 3.0, 0.5)) == Approx(101.8189).epsilon(1e-6));
+  // Every arm optimal: no regret to bound.
+  CHECK(lai_robbins_constant(bernoulli_model{}, bandit_env<bernoulli_arm>({bernoulli_arm(0.5), bernoulli_arm(0.5)})) == 0.0);
 }
