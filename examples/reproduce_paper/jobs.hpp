@@ -9,6 +9,7 @@
 // end (output.hpp), and stops cleanly on SIGINT or SIGTERM (cancel.hpp).
 #include <algorithm>
 #include <array>
+#include <map>
 #include <memory>
 #include <cmath>
 #include <cstdio>
@@ -46,27 +47,48 @@ inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
   return sabandit::stream_key(seed, 1, tuning_role);
 }
 
-/// Each policy's colour and line style: the Okabe–Ito palette (distinct under the common colour
-/// vision deficiencies) and a dash pattern of its own, so that no two policies share either;
-/// TS-SA, the paper's subject, is the thick solid line drawn on top.
+/// A line's colour, dash type (or gnuplot dash pattern such as "(18,6)") and width, and
+/// whether it is drawn again on top of the others.
 struct policy_style {
   const char* color;
   int dash_type;
   double width;
+  const char* dash_pattern = "";
+  bool on_top = false;
 };
+
+/// Each policy's style: the Okabe–Ito palette (distinct under the common colour vision
+/// deficiencies) and a dash pattern of its own, so that no two policies share either; TS-SA,
+/// the paper's subject, is the thick solid line drawn on top (as is TS-SA's default in the
+/// models and problems jobs). The five numbered dash types are not enough for the policies
+/// figure1 does not have: they get patterns, and colours no other policy uses.
 inline policy_style style_of(const std::string& policy) {
-  if (policy == "TS") return {"#0072B2", 2, 2};        // blue, dashed
-  if (policy == "eps-TS") return {"#CC79A7", 4, 2};    // reddish purple, dash-dot
-  if (policy == "TS-SGLD") return {"#009E73", 5, 2};  // bluish green, dash-dot-dot
-  if (policy == "TS-SA") return {"#D55E00", 1, 3.5};  // vermillion, solid, thick
-  return {"#000000", 3, 2};                            // UCB: black, dotted
+  static const std::map<std::string, policy_style> styles = {
+      {"TS", {"#0072B2", 2, 2}},                                // blue, dashed
+      {"eps-TS", {"#CC79A7", 4, 2}},                            // reddish purple, dash-dot
+      {"TS-SGLD", {"#009E73", 5, 2}},                           // bluish green, dash-dot-dot
+      {"TS-SA", {"#D55E00", 1, 3.5, "", true}},                 // vermillion, solid, thick
+      {"TS-SA (default)", {"#D55E00", 1, 3.5, "", true}},       // the flagship: figure1's TS-SA line
+      {"KL-UCB", {"#56B4E9", 1, 2, "(18,6)"}},                  // sky blue, long dashes
+      {"TS-SGLD (Fisher)", {"#009E73", 1, 2, "(2,2)"}},         // TS-SGLD's colour, dotted
+      {"TS-SA (paper)", {"#7F7F7F", 1, 2, "(8,3,2,3)"}},        // grey (UCB is black and dotted), dash-dot
+      {"TS-SA (sabandit GLM setting)", {"#E69F00", 1, 3, "(10,4,2,4)", true}},  // orange, long dash-dot
+      // Wine (Tol's palette: no Okabe–Ito colour left), short dashes.
+      {"TS-SA (sabandit robust preset)", {"#882255", 1, 3, "(4,4)", true}},
+  };
+  const auto it = styles.find(policy);
+  return it != styles.end() ? it->second : policy_style{"#000000", 3, 2};  // UCB: black, dotted
 }
 
-inline series to_series(const std::string& label, const sabandit::regret_curve& c,
-                        policy_style style) {
-  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error};
+inline series to_series(const std::string& label, const sabandit::regret_curve& c, policy_style style) {
+  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error, style.on_top,
+           style.dash_pattern};
   s.x.assign(c.rounds.begin(), c.rounds.end());
   return s;
+}
+/// A policy's curve in its style_of().
+inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
+  return to_series(policy, curve, style_of(policy));
 }
 
 /// "T = 10,000, 50 trials": what a plot's title says about the run.
@@ -182,8 +204,7 @@ inline figure1_result run_figure1(const figure1_options& o) {
       sabandit::write_regret_csv_rows(rows, where.id(), policy, curve);
       csv += rows.str();
       table << ' ' << mean_se(curve) << " |";
-      lines.push_back(to_series(policy, curve, style_of(policy)));
-      lines.back().on_top = policy == "TS-SA";
+      lines.push_back(styled_series(policy, curve));
     }
     table << '\n';
     if (o.common.plots) {

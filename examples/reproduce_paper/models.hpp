@@ -170,47 +170,6 @@ inline std::vector<std::string> model_policy_names() {
   return names;
 }
 
-/// Plot styles of the policies figure1 does not have: Okabe–Ito colours not used by the other
-/// policies, and dash patterns of their own. The reference line is grey and thin, so it reads
-/// as a bound rather than a policy.
-inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
-  if (policy == "KL-UCB") {
-    auto s = to_series(policy, curve, {"#56B4E9", 1, 2});  // sky blue
-    s.dash_pattern = "(18,6)";                             // long dashes
-    return s;
-  }
-  if (policy == "TS-SGLD (Fisher)") {  // TS-SGLD's colour, its own dashes
-    auto s = to_series(policy, curve, {"#009E73", 1, 2});
-    s.dash_pattern = "(2,2)";  // dotted
-    return s;
-  }
-  if (policy == "TS-SA (default)") {  // the flagship: figure1's TS-SA line
-    auto s = to_series(policy, curve, style_of("TS-SA"));
-    s.on_top = true;
-    return s;
-  }
-  if (policy == "TS-SA (paper)") {
-    auto s = to_series(policy, curve, {"#7F7F7F", 1, 2});  // grey (UCB is black and dotted)
-    s.dash_pattern = "(8,3,2,3)";                          // dash-dot
-    return s;
-  }
-  if (policy == "TS-SA (sabandit GLM setting)") {
-    auto s = to_series(policy, curve, {"#E69F00", 1, 3});  // orange
-    s.dash_pattern = "(10,4,2,4)";                         // dash-dot, long
-    s.on_top = true;
-    return s;
-  }
-  if (policy == "TS-SA (sabandit robust preset)") {
-    auto s = to_series(policy, curve, {"#882255", 1, 3});  // wine (Tol's palette: no Okabe–Ito left)
-    s.dash_pattern = "(4,4)";                              // short dashes
-    s.on_top = true;
-    return s;
-  }
-  auto s = to_series(policy, curve, style_of(policy));
-  s.on_top = policy == "TS-SA";
-  return s;
-}
-
 struct models_options {
   common_options common;
   Eigen::Index horizon = 10'000;

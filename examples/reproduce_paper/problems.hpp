@@ -353,7 +353,7 @@ inline problems_result run_problems(const problems_options& o) {
       std::ostringstream rows;
       sabandit::write_regret_csv_rows(rows, p.id, cell.policy, run.curve);
       curves_csv += rows.str();
-      lines.push_back(styled_series(cell.policy, run.curve));  // the models job's styles
+      lines.push_back(styled_series(cell.policy, run.curve));
     }
     if (o.common.plots && !lines.empty()) {
       plot_png(outputs, "problems_" + p.id + ".png",
