@@ -19,33 +19,26 @@ struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The whole of `text` as a signed 64-bit integer (decimal, optional '-'), or nothing.
-[[nodiscard]] inline std::optional<long long> parse_integer(std::string_view text) {
-  long long value = 0;
+/// The whole of `text` as a T (std::from_chars: decimal, no '+', no blanks), or nothing.
+template <class T>
+[[nodiscard]] std::optional<T> parse_whole(std::string_view text) {
+  T value{};
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
   return value;
 }
-
-/// The whole of `text` as an unsigned 64-bit integer (decimal digits only), or nothing:
-/// "-1", "18446744073709551616" and "1e23" are all nothing.
+/// A signed 64-bit integer (decimal, optional '-').
+[[nodiscard]] inline std::optional<long long> parse_integer(std::string_view text) { return parse_whole<long long>(text); }
+/// An unsigned 64-bit integer: "-1", "18446744073709551616" and "1e23" are nothing.
 [[nodiscard]] inline std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
-  return value;
+  return parse_whole<std::uint64_t>(text);
 }
-
-/// The whole of `text` as a finite double (decimal or scientific notation), or nothing:
-/// "1,5", "1.5abc", "inf", "nan" and hexfloats such as "0x1p-2" are nothing.
+/// A finite double (decimal or scientific notation): "1,5", "1.5abc", "inf", "nan" and
+/// hexfloats such as "0x1p-2" are nothing.
 [[nodiscard]] inline std::optional<double> parse_real(std::string_view text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value, std::chars_format::general);
-  if (text.empty() || ec != std::errc{} || ptr != end || !std::isfinite(value)) return std::nullopt;
-  return value;
+  const auto value = parse_whole<double>(text);
+  return value && std::isfinite(*value) ? value : std::nullopt;
 }
 
 /// The shortest decimal text that reads back as exactly `value`.

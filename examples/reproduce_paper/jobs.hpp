@@ -9,6 +9,8 @@
 // end (output.hpp), and stops cleanly on SIGINT or SIGTERM (cancel.hpp).
 #include <algorithm>
 #include <array>
+#include <map>
+#include <memory>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -20,19 +22,11 @@
 #include <sabandit/sim.hpp>
 
 #include "reproduce_paper/checked.hpp"
+#include "reproduce_paper/command.hpp"
 #include "reproduce_paper/output.hpp"
-#include "reproduce_paper/progress.hpp"
 #include "reproduce_paper/suite.hpp"
 
 namespace repro {
-
-struct common_options {
-  std::uint64_t seed = 2026;
-  unsigned threads = 0;
-  fs::path out = "results";
-  bool plots = true;
-  Eigen::Index record_points = 100;
-};
 
 inline std::string format(const char* fmt, double a, double b) {
   char text[64];
@@ -53,27 +47,48 @@ inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
   return sabandit::stream_key(seed, 1, tuning_role);
 }
 
-/// Each policy's colour and line style: the Okabe–Ito palette (distinct under the common colour
-/// vision deficiencies) and a dash pattern of its own, so that no two policies share either;
-/// TS-SA, the paper's subject, is the thick solid line drawn on top.
+/// A line's colour, dash type (or gnuplot dash pattern such as "(18,6)") and width, and
+/// whether it is drawn again on top of the others.
 struct policy_style {
   const char* color;
   int dash_type;
   double width;
+  const char* dash_pattern = "";
+  bool on_top = false;
 };
+
+/// Each policy's style: the Okabe–Ito palette (distinct under the common colour vision
+/// deficiencies) and a dash pattern of its own, so that no two policies share either; TS-SA,
+/// the paper's subject, is the thick solid line drawn on top (as is TS-SA's default in the
+/// models and problems jobs). The five numbered dash types are not enough for the policies
+/// figure1 does not have: they get patterns, and colours no other policy uses.
 inline policy_style style_of(const std::string& policy) {
-  if (policy == "TS") return {"#0072B2", 2, 2};        // blue, dashed
-  if (policy == "eps-TS") return {"#CC79A7", 4, 2};    // reddish purple, dash-dot
-  if (policy == "TS-SGLD") return {"#009E73", 5, 2};  // bluish green, dash-dot-dot
-  if (policy == "TS-SA") return {"#D55E00", 1, 3.5};  // vermillion, solid, thick
-  return {"#000000", 3, 2};                            // UCB: black, dotted
+  static const std::map<std::string, policy_style> styles = {
+      {"TS", {"#0072B2", 2, 2}},                                // blue, dashed
+      {"eps-TS", {"#CC79A7", 4, 2}},                            // reddish purple, dash-dot
+      {"TS-SGLD", {"#009E73", 5, 2}},                           // bluish green, dash-dot-dot
+      {"TS-SA", {"#D55E00", 1, 3.5, "", true}},                 // vermillion, solid, thick
+      {"TS-SA (default)", {"#D55E00", 1, 3.5, "", true}},       // the flagship: figure1's TS-SA line
+      {"KL-UCB", {"#56B4E9", 1, 2, "(18,6)"}},                  // sky blue, long dashes
+      {"TS-SGLD (Fisher)", {"#009E73", 1, 2, "(2,2)"}},         // TS-SGLD's colour, dotted
+      {"TS-SA (paper)", {"#7F7F7F", 1, 2, "(8,3,2,3)"}},        // grey (UCB is black and dotted), dash-dot
+      {"TS-SA (sabandit GLM setting)", {"#E69F00", 1, 3, "(10,4,2,4)", true}},  // orange, long dash-dot
+      // Wine (Tol's palette: no Okabe–Ito colour left), short dashes.
+      {"TS-SA (sabandit robust preset)", {"#882255", 1, 3, "(4,4)", true}},
+  };
+  const auto it = styles.find(policy);
+  return it != styles.end() ? it->second : policy_style{"#000000", 3, 2};  // UCB: black, dotted
 }
 
-inline series to_series(const std::string& label, const sabandit::regret_curve& c,
-                        policy_style style) {
-  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error};
+inline series to_series(const std::string& label, const sabandit::regret_curve& c, policy_style style) {
+  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error, style.on_top,
+           style.dash_pattern};
   s.x.assign(c.rounds.begin(), c.rounds.end());
   return s;
+}
+/// A policy's curve in its style_of().
+inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
+  return to_series(policy, curve, style_of(policy));
 }
 
 /// "T = 10,000, 50 trials": what a plot's title says about the run.
@@ -141,23 +156,18 @@ struct figure1_options {
   grid_params params;  ///< per-setting sections optional (tune --protocol paper writes them)
 };
 
-/// A Figure 1 plot: regret with its +-1 s.e. band above; below, each policy's regret minus
-/// TS's, which separates the curves where they crowd (MGR, gap 0.1, K = 50).
-inline std::vector<panel_spec> figure1_panels(const std::vector<sabandit::regret_curve>& curves) {
-  panel_spec regret{"cumulative pseudo-regret (mean ± 1 s.e.)", {}, false};
-  panel_spec relative{"regret minus TS's regret", {}, true};
-  const auto& ts = curves.front();  // policy_names[0] is TS
-  for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
-    const auto& policy = policy_names[pi];
-    auto line = to_series(policy, curves[pi], style_of(policy));
-    line.on_top = policy == "TS-SA";
-    auto difference = line;
-    difference.se.clear();
-    for (std::size_t k = 0; k < difference.y.size(); ++k) difference.y[k] -= ts.mean_regret[k];
-    regret.lines.push_back(std::move(line));
-    relative.lines.push_back(std::move(difference));
+/// A plot's two panels: the regret of `lines` (mean ± 1 s.e.); below, each line minus
+/// `reference` (a mean regret), which separates the curves where they crowd (figure1's MGR,
+/// gap 0.1, K = 50).
+inline std::vector<panel_spec> regret_panels(std::vector<series> lines, const std::vector<double>& reference,
+                                             std::string relative_label) {
+  panel_spec relative{std::move(relative_label), {}, true};
+  for (auto line : lines) {
+    line.se.clear();
+    for (std::size_t k = 0; k < line.y.size(); ++k) line.y[k] -= reference[k];
+    relative.lines.push_back(std::move(line));
   }
-  return {regret, relative};
+  return {{"cumulative pseudo-regret (mean ± 1 s.e.)", std::move(lines), false}, std::move(relative)};
 }
 
 struct figure1_result {
@@ -182,6 +192,7 @@ inline figure1_result run_figure1(const figure1_options& o) {
   result.policy_rounds = policy_rounds;
   for (const auto& where : o.grid) {
     std::vector<sabandit::regret_curve> curves;
+    std::vector<series> lines;
     table << "| " << where.title() << " |";
     for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
       const auto& policy = policy_names[pi];
@@ -192,15 +203,15 @@ inline figure1_result run_figure1(const figure1_options& o) {
       std::ostringstream rows;
       sabandit::write_regret_csv_rows(rows, where.id(), policy, curve);
       csv += rows.str();
-      table << ' ' << mean_se(curve)
-            << " |";
+      table << ' ' << mean_se(curve) << " |";
+      lines.push_back(styled_series(policy, curve));
     }
     table << '\n';
     if (o.common.plots) {
       plot_png(outputs, "figure1_" + where.id() + ".png",
                where.title() + ": " + run_text(o.horizon, o.trials) + ", seed " +
                    std::to_string(o.common.seed),
-               "round", figure1_panels(curves));
+               "round", regret_panels(lines, curves.front().mean_regret, "regret minus TS's regret"));
     }
   }
   table << final_regret_note(o.horizon, o.trials, o.common.seed) << '\n';
@@ -210,6 +221,22 @@ inline figure1_result run_figure1(const figure1_options& o) {
   outputs.commit();
   result.table = table.str();
   return result;
+}
+
+inline job add_figure1(CLI::App& app) {
+  auto o = std::make_shared<figure1_options>();
+  auto file = std::make_shared<std::string>();
+  auto* command = add_job(app, "figure1", "Figure 1: {SGR, MGR} x gap {0.1, 0.5} x K {10, 50}, five policies",
+                          o->common, "results/figure1", o->horizon, &o->trials, "Trials per setting");
+  command->add_option("--params", *file,
+                      "Parameter file (as written by figure1 or tune: every parameter of every policy, and optional "
+                      "[K = INT, gap = REAL] sections for settings of their own)");
+  return {command, [o, file](std::ostream& out, const seconds_since_start& seconds) {
+            if (!file->empty()) o->params = grid_params::from_file(*file);
+            const auto r = run_figure1(*o);
+            print_grid_summary(out, "figure1", r.table, r.policy_rounds, seconds(), o->common, policy_names,
+                               r.seconds_per_policy);
+          }};
 }
 
 // --------------------------------------------------------------------------------- ablation
@@ -311,6 +338,15 @@ inline std::string run_ablation(const ablation_options& o) {
   return table.str();
 }
 
+inline job add_ablation(CLI::App& app) {
+  auto o = std::make_shared<ablation_options>();
+  return {add_job(app, "ablation", "TS-SA ablations around the appendix's default configuration", o->common,
+                  "results/ablation", o->horizon, &o->trials, "Trials per value"),
+          [o](std::ostream& out, const seconds_since_start& seconds) {
+            out << run_ablation(*o) << '\n' << wall_line("ablation", seconds(), o->common) << '\n';
+          }};
+}
+
 // ------------------------------------------------------------------------------------- tune
 
 /// TS-SA's search space in the tune job. The paper names two: its Experiments section tunes
@@ -319,14 +355,8 @@ inline std::string run_ablation(const ablation_options& o) {
 /// parameter the appendix's sensitivity study varies except c1, c2, c3.
 enum class ts_sa_space { h_alpha, h_tau, wide };
 
-inline const char* space_name(ts_sa_space space) {
-  switch (space) {
-    case ts_sa_space::h_alpha: return "h-alpha";
-    case ts_sa_space::h_tau: return "h-tau";
-    case ts_sa_space::wide: return "wide";
-  }
-  return "?";
-}
+/// The spaces' names on the command line and in tune.md, in the enum's order.
+inline const std::vector<std::string> space_names = {"h-alpha", "h-tau", "wide"};
 
 struct tune_options {
   common_options common;
@@ -559,7 +589,7 @@ inline tune_result run_tune(const tune_options& o) {
                 "disjoint from it)",
                 o.per_setting ? "Tuned per (K, gap)" : "Tuned",
                 o.per_setting ? (o.where.mixture ? "MGR" : "SGR") : o.where.title().c_str(),
-                static_cast<long long>(o.horizon), space_name(o.space), static_cast<long long>(o.configs),
+                static_cast<long long>(o.horizon), space_names[static_cast<std::size_t>(o.space)].c_str(), static_cast<long long>(o.configs),
                 static_cast<long long>(o.eta), static_cast<long long>(o.rungs),
                 static_cast<long long>(o.initial_trials), search_trials(plan),
                 static_cast<unsigned long long>(o.common.seed));
@@ -570,6 +600,44 @@ inline tune_result run_tune(const tune_options& o) {
   outputs.commit();
   result.table = table.str();
   return result;
+}
+
+inline job add_tune(CLI::App& app) {
+  auto o = std::make_shared<tune_options>();
+  auto choice = std::make_shared<std::array<std::string, 3>>(std::array<std::string, 3>{"SGR", "single", "h-alpha"});
+  auto* tune = add_job(app, "tune", "Standardized tuning: the same search budget for every policy and setting",
+                       o->common, "results/tune", o->horizon);
+  add_choice(*tune, "--env", (*choice)[0], "Reward model tuned on", {"SGR", "MGR"});
+  add_choice(*tune, "--protocol", (*choice)[1],
+             "single: tune on --env, --arms, --gap only; paper: one search per (K, gap) of Figure 1 on --env, as the "
+             "appendix does (SGR and MGR share it)",
+             {"single", "paper"});
+  add_choice(*tune, "--ts-sa-space", (*choice)[2],
+             "TS-SA's tuned parameters: h-alpha (the appendix), h-tau (the Experiments section), wide (h, alpha, "
+             "tau, N, B, Omega)",
+             space_names);
+  add_integer(*tune, "--arms,-K", o->where.arms, "Arms", 2, 100000);
+  // At most 1e100: the arms' means 3 - gap then keep rewards far inside the library's bound
+  // of 1e150, whose error would otherwise name a reward, not --gap.
+  add_positive_real(*tune, "--gap", o->where.gap, "Gap between the best and the other means", 1e100);
+  add_integer(*tune, "--configs", o->configs, "Random configurations per policy", 1);
+  add_integer(*tune, "--initial-trials", o->initial_trials, "Trials per configuration at the first rung", 1);
+  add_integer(*tune, "--eta", o->eta, "Halving factor", 2, 100);
+  add_integer(*tune, "--rungs", o->rungs, "Halving rungs", 1);
+  add_integer(*tune, "--eval-trials", o->eval_trials,
+              "Trials of the evaluation on each tuned setting (the evaluation seed); 0: none", 0);
+  return {tune, [o, choice, tune](std::ostream& out, const seconds_since_start& seconds) {
+            const auto& [env, protocol, space] = *choice;
+            o->where.mixture = env == "MGR";
+            o->per_setting = protocol == "paper";
+            if (o->per_setting && tune->count("--arms") + tune->count("--gap") > 0) {
+              throw usage_error("--arms and --gap choose the one setting of --protocol single; --protocol paper "
+                                "tunes every (K, gap) of Figure 1");
+            }
+            o->space = static_cast<ts_sa_space>(std::find(space_names.begin(), space_names.end(), space) - space_names.begin());
+            out << run_tune(*o).table << '\n' << wall_line("tune", seconds(), o->common) << " (rerun figure1 with --params "
+                << (o->common.out / "tuned_params.txt").string() << ")\n";
+          }};
 }
 
 }  // namespace repro

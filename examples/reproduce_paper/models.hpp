@@ -4,6 +4,7 @@
 // table and a parameter listing, written as one staged output set; the outputs depend only on
 // the arguments, never on the thread count.
 #include <cmath>
+#include <memory>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -16,7 +17,6 @@
 #include "reproduce_paper/checked.hpp"
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/output.hpp"
-#include "reproduce_paper/progress.hpp"
 #include "reproduce_paper/suite.hpp"
 
 namespace repro {
@@ -72,18 +72,6 @@ auto make_gap_env(const model_setting& where) {
   } else {
     return sabandit::make_poisson_gap(where.arms, where.best_mean(), where.gap);
   }
-}
-
-/// The Lai–Robbins constant of `env` under `model`: sum over suboptimal arms of
-/// gap_a / KL(mu_a, mu*). Any uniformly good policy has regret at least (1 - o(1)) times this
-/// constant times log t (Lai & Robbins 1985), with KL between the arms' reward distributions.
-template <class Model, class Env>
-double lai_robbins_constant(const Model& model, const Env& env) {
-  double constant = 0.0;
-  for (Eigen::Index a = 0; a < env.num_arms(); ++a) {
-    if (env.gap(a) > 0.0) constant += env.gap(a) / model.divergence(env.mean(a), env.best_mean());
-  }
-  return constant;
 }
 
 /// sabandit's earlier GLM setting for TS-SA (before the scale-free default; not the paper's):
@@ -182,47 +170,6 @@ inline std::vector<std::string> model_policy_names() {
   return names;
 }
 
-/// Plot styles of the policies figure1 does not have: Okabe–Ito colours not used by the other
-/// policies, and dash patterns of their own. The reference line is grey and thin, so it reads
-/// as a bound rather than a policy.
-inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
-  if (policy == "KL-UCB") {
-    auto s = to_series(policy, curve, {"#56B4E9", 1, 2});  // sky blue
-    s.dash_pattern = "(18,6)";                             // long dashes
-    return s;
-  }
-  if (policy == "TS-SGLD (Fisher)") {  // TS-SGLD's colour, its own dashes
-    auto s = to_series(policy, curve, {"#009E73", 1, 2});
-    s.dash_pattern = "(2,2)";  // dotted
-    return s;
-  }
-  if (policy == "TS-SA (default)") {  // the flagship: figure1's TS-SA line
-    auto s = to_series(policy, curve, style_of("TS-SA"));
-    s.on_top = true;
-    return s;
-  }
-  if (policy == "TS-SA (paper)") {
-    auto s = to_series(policy, curve, {"#7F7F7F", 1, 2});  // grey (UCB is black and dotted)
-    s.dash_pattern = "(8,3,2,3)";                          // dash-dot
-    return s;
-  }
-  if (policy == "TS-SA (sabandit GLM setting)") {
-    auto s = to_series(policy, curve, {"#E69F00", 1, 3});  // orange
-    s.dash_pattern = "(10,4,2,4)";                         // dash-dot, long
-    s.on_top = true;
-    return s;
-  }
-  if (policy == "TS-SA (sabandit robust preset)") {
-    auto s = to_series(policy, curve, {"#882255", 1, 3});  // wine (Tol's palette: no Okabe–Ito left)
-    s.dash_pattern = "(4,4)";                              // short dashes
-    s.on_top = true;
-    return s;
-  }
-  auto s = to_series(policy, curve, style_of(policy));
-  s.on_top = policy == "TS-SA";
-  return s;
-}
-
 struct models_options {
   common_options common;
   Eigen::Index horizon = 10'000;
@@ -244,20 +191,16 @@ struct models_result {
 inline std::vector<panel_spec> models_panels(const std::vector<std::string>& policies,
                                              const std::vector<sabandit::regret_curve>& curves,
                                              double lai_robbins) {
-  panel_spec regret{"cumulative pseudo-regret (mean ± 1 s.e.)", {}, false};
-  panel_spec relative{"regret minus TS's regret", {}, true};
   std::size_t ts = 0;
   for (std::size_t pi = 0; pi < policies.size(); ++pi) ts = policies[pi] == "TS" ? pi : ts;
   double highest = 0.0;
+  std::vector<series> lines;
   for (std::size_t pi = 0; pi < policies.size(); ++pi) {
-    auto line = styled_series(policies[pi], curves[pi]);
-    for (std::size_t k = 0; k < line.y.size(); ++k) highest = std::max(highest, line.y[k] + line.se[k]);
-    auto difference = line;
-    difference.se.clear();
-    for (std::size_t k = 0; k < difference.y.size(); ++k) difference.y[k] -= curves[ts].mean_regret[k];
-    regret.lines.push_back(std::move(line));
-    relative.lines.push_back(std::move(difference));
+    lines.push_back(styled_series(policies[pi], curves[pi]));
+    for (std::size_t k = 0; k < lines.back().y.size(); ++k) highest = std::max(highest, lines.back().y[k] + lines.back().se[k]);
   }
+  auto panels = regret_panels(std::move(lines), curves[ts].mean_regret, "regret minus TS's regret");
+  auto& regret = panels.front();
   regret.y_max = 1.1 * highest;
   series bound{"", "#7F7F7F", 1, 1.5, {}, {}, {}};
   bound.x.assign(curves.front().rounds.begin(), curves.front().rounds.end());
@@ -267,7 +210,7 @@ inline std::vector<panel_spec> models_panels(const std::vector<std::string>& pol
                 bound.y.front() > *regret.y_max ? " (above this plot)" : "");
   bound.label = label;
   regret.lines.push_back(std::move(bound));
-  return {regret, relative};
+  return panels;
 }
 
 inline models_result run_models(const models_options& o) {
@@ -313,7 +256,7 @@ inline models_result run_models(const models_options& o) {
         csv += rows.str();
         table << ' ' << mean_se(curve) << " |";
       });
-      return lai_robbins_constant(model, env);
+      return sabandit::lai_robbins_constant(model, env);
     });
     char bound[96];
     std::snprintf(bound, sizeof bound, " %.2f | %.1f |\n", lai_robbins,
@@ -335,6 +278,19 @@ inline models_result run_models(const models_options& o) {
   outputs.commit();
   result.table = table.str();
   return result;
+}
+
+inline job add_models(CLI::App& app) {
+  auto o = std::make_shared<models_options>();
+  return {add_job(app, "models",
+                  "Bernoulli and Poisson bandits: {Bernoulli, Poisson} x gap {0.1, 0.5} x K {10, 50}, eight policies "
+                  "and the Lai-Robbins bound",
+                  o->common, "results/models", o->horizon, &o->trials, "Trials per setting"),
+          [o](std::ostream& out, const seconds_since_start& seconds) {
+            const auto r = run_models(*o);
+            print_grid_summary(out, "models", r.table, r.policy_rounds, seconds(), o->common, r.policies,
+                               r.seconds_per_policy);
+          }};
 }
 
 }  // namespace repro

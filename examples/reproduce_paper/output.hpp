@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include <sabandit/sim/progress.hpp>
+
 #include "reproduce_paper/cancel.hpp"
 
 extern char** environ;
@@ -191,6 +193,13 @@ class output_set {
   std::string plot_prefix_;
   fs::path staging_;
   std::vector<std::string> files_;
+};
+
+/// The library's progress display on stderr: a redrawn bar on a terminal, lines every 10 % in
+/// logs and pipes.
+struct progress : sabandit::progress_bar {
+  progress(std::string label, long long total)
+      : progress_bar(std::move(label), total, stderr, isatty(STDERR_FILENO) != 0) {}
 };
 
 /// Thrown when gnuplot is missing or fails; the message says which.

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -28,7 +29,6 @@
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/models.hpp"
 #include "reproduce_paper/output.hpp"
-#include "reproduce_paper/progress.hpp"
 #include "reproduce_paper/trials.hpp"
 
 namespace repro {
@@ -176,12 +176,6 @@ void for_each_problem_policy(const Model& model, const Eigen::MatrixXd& phi, Vis
   visit("TS-SA (default)", [=] { return ts_sa<Model>(phi, {}, model); });
 }
 
-/// Every policy in the models job's styles (TS-SA's default the thick vermillion line, the
-/// paper's configuration grey and dash-dotted).
-inline series problem_series(const std::string& policy, const sabandit::regret_curve& curve) {
-  return styled_series(policy, curve);
-}
-
 struct problems_options {
   common_options common;
   bool tuning_set = false;         ///< --set tuning; else the evaluation set
@@ -289,13 +283,13 @@ inline problems_result run_problems(const problems_options& o) {
     double lai_robbins = NAN;  // every model here has a divergence; one without would leave it unknown
     with_problem(p, [&](const auto& model, const auto& env) {
       if constexpr (sabandit::DivergenceRewardModel<std::decay_t<decltype(model)>>) {
-        lai_robbins = lai_robbins_constant(model, env);
+        lai_robbins = sabandit::lai_robbins_constant(model, env);
       }
       for_each_problem_policy(model, p.features(), [&](std::string_view name, auto make) {
         problem_cell cell{std::string(name), {}, {}};
         const double started = bar.seconds();
         try {
-          cell.run = run_tracked(env, p.smallest_gap(), make, config, bar.hook(), 1);
+          cell.run = run_tracked(env, p.smallest_gap(), make, config, bar.hook(), 0);
         } catch (const std::domain_error& failure) {  // the library's "non-finite iterate", "warm start failed"
           cell.failure = failure.what();
         }
@@ -359,22 +353,15 @@ inline problems_result run_problems(const problems_options& o) {
       std::ostringstream rows;
       sabandit::write_regret_csv_rows(rows, p.id, cell.policy, run.curve);
       curves_csv += rows.str();
-      lines.push_back(problem_series(cell.policy, run.curve));
+      lines.push_back(styled_series(cell.policy, run.curve));
     }
     if (o.common.plots && !lines.empty()) {
-      panel_spec regret{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false};
-      panel_spec relative{"regret minus " + cells.front().policy + "'s", {}, true};
-      for (auto line : lines) {
-        line.se.clear();
-        if (reference) {
-          for (std::size_t k = 0; k < line.y.size(); ++k) line.y[k] -= reference->run.curve.mean_regret[k];
-        }
-        relative.lines.push_back(std::move(line));
-      }
       plot_png(outputs, "problems_" + p.id + ".png",
                p.title + " (" + p.setting_text() + "): " + run_text(horizon, o.trials) + ", seed " +
                    std::to_string(o.common.seed),
-               "round", reference ? std::vector<panel_spec>{regret, relative} : std::vector<panel_spec>{regret});
+               "round",
+               reference ? regret_panels(lines, reference->run.curve.mean_regret, "regret minus " + cells.front().policy + "'s")
+                         : std::vector<panel_spec>{{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
     }
   }
 
@@ -420,6 +407,29 @@ inline problems_result run_problems(const problems_options& o) {
   outputs.commit();
   result.table = md.str();
   return result;
+}
+
+/// `args`: the command line, which problems.md prints.
+inline job add_problems(CLI::App& app, const std::vector<std::string>& args) {
+  auto o = std::make_shared<problems_options>();
+  auto set = std::make_shared<std::string>("evaluation");
+  auto* problems = add_job(app, "problems",
+                           "The problems users bring: Bernoulli, Poisson, Gaussian, exponential and feature bandits, "
+                           "every policy with its defaults; a tuning set and a disjoint evaluation set",
+                           o->common, "results/problems", o->horizon, &o->trials, "Trials per problem and policy", 2,
+                           "Rounds per trial for every problem (default 0: each problem's own T, 10,000 to 200,000)");
+  add_choice(*problems, "--set", *set,
+             "evaluation: the problems defaults are judged on (default --seed 2026); tuning: the few a developer may "
+             "look at while choosing them (default --seed 7), no arm mean in common",
+             {"evaluation", "tuning"});
+  return {problems, [o, set, problems, args](std::ostream& out, const seconds_since_start& seconds) {
+            o->tuning_set = *set == "tuning";
+            if (problems->count("--seed") == 0) o->common.seed = o->tuning_set ? tuning_seed : evaluation_seed;
+            o->args = args;
+            const auto r = run_problems(*o);
+            print_grid_summary(out, "problems", r.table, r.policy_rounds, seconds(), o->common, r.policies,
+                               r.seconds_per_policy);
+          }};
 }
 
 }  // namespace repro

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -18,7 +19,6 @@
 #include "reproduce_paper/checked.hpp"
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/output.hpp"
-#include "reproduce_paper/progress.hpp"
 #include "reproduce_paper/suite.hpp"
 #include "reproduce_paper/trials.hpp"
 
@@ -37,15 +37,6 @@ struct study_setting {
     return noise_variance == 1.0 ? where.id() : where.id() + "_var" + format_real(noise_variance);
   }
 };
-
-/// Runs `make()` (a policy for `s`) on `s`'s environment with every trial's facts recorded.
-template <class Make, class Hook>
-tracked_run run_tracked(const study_setting& s, Make make, const sabandit::run_config& config, Hook hook,
-                        Eigen::Index points) {
-  return with_env(s.where, [&](const auto& env) {
-    return run_tracked(env, s.where.gap, make, config, hook, points);
-  }, s.noise_variance);
-}
 
 // ------------------------------------------------------------------------------- the study
 
@@ -180,258 +171,298 @@ struct study_options {
   std::string tuned_params;        ///< optional: tune --protocol paper's file, for the comparison
 };
 
-namespace study_detail {
-
-inline std::string cell(const tracked_run& r) {
-  return mean_se(r.curve) + " [" + std::to_string(r.count(&tracked_run::linear)) + "]";
-}
-inline std::string cell_with_worst(const tracked_run& r) {
-  char worst[64];
-  std::snprintf(worst, sizeof worst, "; worst %.0f; %d linear", r.worst(), r.count(&tracked_run::linear));
-  return mean_se(r.curve) + worst;
-}
-inline void csv_row(std::string& csv, const std::string& section, const std::string& label, const study_setting& s,
-                    const tracked_run& r) {
-  char row[256];
-  std::snprintf(row, sizeof row, ",%s,%.6f,%.6f,%.6f,%.6f,%d,%d\n", s.id().c_str(), r.curve.final_regret(),
-                r.curve.final_standard_error(), r.median(), r.worst(), r.count(&tracked_run::linear),
-                r.count(&tracked_run::starved));
-  std::string quoted = label;
-  std::replace(quoted.begin(), quoted.end(), ',', ';');
-  csv += section + "," + quoted + row;
-}
 /// A variant's colour and dash: Gaussian TS as in figure1 (blue, dashed), then a palette.
-inline std::pair<const char*, int> style(std::size_t i, bool exact_ts) {
+inline std::pair<const char*, int> study_style(std::size_t i, bool exact_ts) {
   if (exact_ts) return {"#0072B2", 2};
   static const char* palette[] = {"#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#7F7F7F"};
   return {palette[(i + 6) % 7], static_cast<int>(i % 5) + 1};  // i >= 1 after the TS row: vermillion first
 }
 
-}  // namespace study_detail
 
 struct study_result {
-  std::string table;  ///< study.md
+  std::string table;   ///< study.md
   std::string chosen;  ///< the selected candidate's label
 };
 
-inline study_result run_study(const study_options& o) {
-  using namespace study_detail;
-  const auto sections = study_sections();
-  const auto candidates = preset_candidates();
-  const auto all = all_settings();
-  grid_params tuned;
-  if (!o.tuned_params.empty()) tuned = grid_params::from_file(o.tuned_params);
-  tuned.require_sections_in(figure1_grid());
-  // Runs: the frozen table (TS, TS-SA on 8 settings), the sections, the candidates and TS on 8
-  // settings, the evaluation (TS, paper, tuned, preset on 8 settings).
-  long long runs = 2 * 8 + static_cast<long long>(candidates.size() + 1) * 8 + (o.tuned_params.empty() ? 4 : 5) * 8;
-  for (const auto& s : sections) runs += static_cast<long long>(s.variants.size() * s.settings.size());
-  const long long policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
-  (void)policy_rounds;
-  (void)checked_mul(o.trials, o.trial_points, "--trials (R) x --trial-points");
-  check_run_size(o.horizon, o.trial_points);
-  output_set outputs(o.common.out, "study_");
-  progress bar("study", runs * o.trials);
+/// One study run: its configurations, the tables and CSV it builds up, and its output set.
+/// Each section of study.md is one member function.
+class study_run {
+ public:
+  explicit study_run(const study_options& o)
+      : o_(o), tuned_(load_tuned(o)), runs_(count_runs(o)), outputs_(checked_out(o), "study_"), bar_("study", runs_ * o.trials),
+        tuning_(grid_config({.seed = tuning_seed_of(o.common.seed), .threads = o.common.threads,
+                             .record_points = o.common.record_points}, o.horizon, o.trials)),
+        evaluation_(grid_config(o.common, o.horizon, o.trials)) {}
 
-  const auto tuning = grid_config({.seed = tuning_seed_of(o.common.seed), .threads = o.common.threads,
-                                   .record_points = o.common.record_points}, o.horizon, o.trials);
-  const auto evaluation = grid_config(o.common, o.horizon, o.trials);
-  const auto run = [&](const variant& v, const study_setting& s, const sabandit::run_config& config) {
+  study_result operator()() {
+    std::snprintf(line_, sizeof line_,
+                  "T = %lld, %lld trials per cell. Every table but the last is measured on tuning seeds "
+                  "(derived from seed %llu, disjoint from it); the last on seed %llu, figure1's. A trial's "
+                  "regret *grows linearly* when R(T) - R(T/2) >= (gap / 2) (T - T/2): an optimal arm gets at "
+                  "most half of the late pulls. It is *starved* when an optimal arm gets at most 1/K of them.\n",
+                  static_cast<long long>(o_.horizon), static_cast<long long>(o_.trials),
+                  static_cast<unsigned long long>(o_.common.seed), static_cast<unsigned long long>(o_.common.seed));
+    md_ << line_;
+    frozen();
+    for (const auto& section : study_sections()) sweep(section);
+    md_ << "\nCells: final regret, mean ± s.e. [trials whose regret grows linearly, of " << o_.trials << "].\n";
+    study_result result{{}, selection()};
+    evaluate();
+    outputs_.write("study.csv", csv_);
+    outputs_.write("study.md", md_.str());
+    outputs_.commit();
+    result.table = md_.str();
+    return result;
+  }
+
+ private:
+  static grid_params load_tuned(const study_options& o) {
+    grid_params tuned;
+    if (!o.tuned_params.empty()) tuned = grid_params::from_file(o.tuned_params);
+    tuned.require_sections_in(figure1_grid());
+    return tuned;
+  }
+  /// The frozen table (TS, TS-SA on 8 settings), the sections, the candidates and TS on 8
+  /// settings, the evaluation (TS, paper, tuned, preset on 8 settings).
+  static long long count_runs(const study_options& o) {
+    long long runs = 2 * 8 + static_cast<long long>(preset_candidates().size() + 1) * 8 +
+                     (o.tuned_params.empty() ? 4 : 5) * 8;
+    for (const auto& s : study_sections()) runs += static_cast<long long>(s.variants.size() * s.settings.size());
+    (void)grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
+    return runs;
+  }
+  /// --out, once the sizes are checked (before the output set proves it writable).
+  static fs::path checked_out(const study_options& o) {
+    (void)checked_mul(o.trials, o.trial_points, "--trials (R) x --trial-points");
+    check_run_size(o.horizon, o.trial_points);
+    return o.common.out;
+  }
+
+  tracked_run run(const variant& v, const study_setting& s, const sabandit::run_config& config) {
     const auto k = s.where.arms;
     const sabandit::gaussian_model model(s.noise_variance);
-    if (v.exact_ts) {
-      const sabandit::gaussian_ts::params tp{.temperature = v.ts_temperature};
-      return run_tracked(s, [&] { return sabandit::gaussian_ts(k, tp, model); }, config, bar.hook(), o.trial_points);
-    }
-    return run_tracked(s, [&] { return sabandit::ts_sa<>(sabandit::unit_features(k), v.params, model); }, config,
-                       bar.hook(), o.trial_points);
-  };
-  const variant ts = gaussian_ts_reference();
-  const variant paper{"TS-SA, appendix defaults", sabandit::ts_sa<>::params::paper()};
-  const variant preset{"TS-SA, sabandit robust preset", sabandit::ts_sa<>::params::robust()};
-  std::string csv = "section,variant,setting,mean_final_regret,std_error,median,worst,linear_trials,starved_trials\n";
-  std::ostringstream md;
-  char line[512];
-  std::snprintf(line, sizeof line,
-                "T = %lld, %lld trials per cell. Every table but the last is measured on tuning seeds "
-                "(derived from seed %llu, disjoint from it); the last on seed %llu, figure1's. A trial's "
-                "regret *grows linearly* when R(T) - R(T/2) >= (gap / 2) (T - T/2): an optimal arm gets at "
-                "most half of the late pulls. It is *starved* when an optimal arm gets at most 1/K of them.\n",
-                static_cast<long long>(o.horizon), static_cast<long long>(o.trials),
-                static_cast<unsigned long long>(o.common.seed), static_cast<unsigned long long>(o.common.seed));
-  md << line;
+    return with_env(s.where, [&](const auto& env) {
+      if (v.exact_ts) {
+        const sabandit::gaussian_ts::params tp{.temperature = v.ts_temperature};
+        return run_tracked(env, s.where.gap, [&] { return sabandit::gaussian_ts(k, tp, model); }, config,
+                           bar_.hook(), o_.trial_points);
+      }
+      return run_tracked(env, s.where.gap,
+                         [&] { return sabandit::ts_sa<>(sabandit::unit_features(k), v.params, model); }, config,
+                         bar_.hook(), o_.trial_points);
+    }, s.noise_variance);
+  }
+  void csv_row(const std::string& section, const std::string& label, const study_setting& s, const tracked_run& r) {
+    std::snprintf(line_, sizeof line_, ",%s,%.6f,%.6f,%.6f,%.6f,%d,%d\n", s.id().c_str(), r.curve.final_regret(),
+                  r.curve.final_standard_error(), r.median(), r.worst(), r.count(&tracked_run::linear),
+                  r.count(&tracked_run::starved));
+    std::string quoted = label;
+    std::replace(quoted.begin(), quoted.end(), ',', ';');
+    csv_ += section + "," + quoted + line_;
+  }
+  /// Runs `v` on `s` and writes its CSV row.
+  tracked_run run_row(const std::string& section, const variant& v, const study_setting& s,
+                      const sabandit::run_config& config) {
+    auto r = run(v, s, config);
+    csv_row(section, v.label, s, r);
+    return r;
+  }
+  void plot(const std::string& name, const std::string& title, std::vector<series> lines, const char* ylabel) {
+    if (o_.common.plots && !lines.empty()) plot_png(outputs_, name, title, "round", {{ylabel, std::move(lines), false}});
+  }
   // Plot titles name the setting and the seeds; T and the trials are in study.md.
-  const auto sub = [&](const study_setting& s) { return " (" + s.title() + "), tuning seeds"; };
+  static std::string sub(const study_setting& s) { return " (" + s.title() + "), tuning seeds"; }
 
-  // 1. The frozen iterate: per setting, how many trials grow linearly and starve the best arm.
-  {
-    md << "\n## frozen: the SA iterate frozen on a bad warm-up estimate\n\n"
-       << "| setting | TS: mean ± s.e. | TS: linear | TS: starved | TS-SA: mean ± s.e. | median | worst | linear | "
-          "starved |\n|---|---|---|---|---|---|---|---|---|\n";
+  /// 1. The frozen iterate: per setting, how many trials grow linearly and starve the best arm.
+  void frozen() {
+    const variant ts = gaussian_ts_reference();
+    const variant paper{"TS-SA, appendix defaults", sabandit::ts_sa<>::params::paper()};
+    md_ << "\n## frozen: the SA iterate frozen on a bad warm-up estimate\n\n"
+        << "| setting | TS: mean ± s.e. | TS: linear | TS: starved | TS-SA: mean ± s.e. | median | worst | linear | "
+           "starved |\n|---|---|---|---|---|---|---|---|---|\n";
     std::vector<series> lines;
-    for (const auto& s : all) {
-      const auto a = run(ts, s, tuning);
-      const auto b = run(paper, s, tuning);
-      csv_row(csv, "frozen", ts.label, s, a);
-      csv_row(csv, "frozen", paper.label, s, b);
-      std::snprintf(line, sizeof line, "| %s | %s | %d | %d | %s | %.0f | %.0f | %d | %d |\n", s.title().c_str(),
+    for (const auto& s : all_settings()) {
+      const auto a = run_row("frozen", ts, s, tuning_);
+      const auto b = run_row("frozen", paper, s, tuning_);
+      std::snprintf(line_, sizeof line_, "| %s | %s | %d | %d | %s | %.0f | %.0f | %d | %d |\n", s.title().c_str(),
                     mean_se(a.curve).c_str(), a.count(&tracked_run::linear), a.count(&tracked_run::starved),
                     mean_se(b.curve).c_str(), b.median(), b.worst(), b.count(&tracked_run::linear),
                     b.count(&tracked_run::starved));
-      md << line;
+      md_ << line_;
       if (s.where.id() != "SGR_gap0.5_K10") continue;
       // Each trial of TS-SA: vermillion if its regret grows linearly, grey otherwise.
       bool first_linear = true, first_other = true;
-      for (const auto& f : b.trials) {
+      for (const auto& f : b.curve.per_trial) {
         const bool lin = b.linear(f);
         series t{lin ? (first_linear ? "TS-SA trial whose regret grows linearly" : "")
                      : (first_other ? "other TS-SA trial" : ""),
                  lin ? "#D55E00" : "#9F9F9F", 1, lin ? 2.0 : 1.0, {}, f.curve, {}};
         (lin ? first_linear : first_other) = false;
-        for (std::size_t k = 0; k < f.curve.size(); ++k) t.x.push_back(b.rounds[k]);
+        t.x.assign(b.curve.trial_rounds.begin(), b.curve.trial_rounds.end());
         t.on_top = lin;
         lines.push_back(std::move(t));
       }
       lines.push_back(to_series("Gaussian TS, mean of the trials", a.curve, {"#0072B2", 2, 3}));
     }
-    if (o.common.plots) {
-      plot_png(outputs, "study_frozen.png", "TS-SA, appendix defaults: every trial" + sub({{false, 0.5, 10}}), "round",
-               {{"cumulative pseudo-regret", lines, false}});
-    }
+    plot("study_frozen.png", "TS-SA, appendix defaults: every trial" + sub({{false, 0.5, 10}}), std::move(lines),
+         "cumulative pseudo-regret");
   }
 
-  // 2-7. The sweeps and the failure modes.
-  for (const auto& section : sections) {
-    md << "\n## " << section.name << ": " << section.title
-       << "\n\nEvery parameter but the varied one is the appendix's default.\n\n| variant |";
-    for (const auto& s : section.settings) md << ' ' << s.title() << " |";
-    md << "\n|---|";
-    for (std::size_t i = 0; i < section.settings.size(); ++i) md << "---|";
-    md << '\n';
+  /// 2-7. The sweeps and the failure modes: a table of variants x settings and its plot.
+  void sweep(const study_section& section) {
+    md_ << "\n## " << section.name << ": " << section.title
+        << "\n\nEvery parameter but the varied one is the appendix's default.\n\n| variant |";
+    for (const auto& s : section.settings) md_ << ' ' << s.title() << " |";
+    md_ << "\n|---|";
+    for (std::size_t i = 0; i < section.settings.size(); ++i) md_ << "---|";
+    md_ << '\n';
     std::vector<series> lines;
     for (std::size_t vi = 0; vi < section.variants.size(); ++vi) {
       const auto& v = section.variants[vi];
-      md << "| " << v.label << " |";
+      md_ << "| " << v.label << " |";
       for (const auto& s : section.settings) {
-        const auto r = run(v, s, tuning);
-        csv_row(csv, section.name, v.label, s, r);
-        md << ' ' << cell(r) << " |";
+        const auto r = run_row(section.name, v, s, tuning_);
+        md_ << ' ' << mean_se(r.curve) << " [" << r.count(&tracked_run::linear) << "] |";
         if (&s == &section.settings[section.plotted]) {
-          const auto [color, dash] = style(vi, v.exact_ts);
+          const auto [color, dash] = study_style(vi, v.exact_ts);
           lines.push_back(to_series(v.label, r.curve, {color, dash, v.exact_ts ? 2.0 : 2.5}));
         }
       }
-      md << '\n';
+      md_ << '\n';
     }
-    if (o.common.plots && !lines.empty()) {
-      plot_png(outputs, "study_" + section.name + ".png", section.title + sub(section.settings[section.plotted]), "round",
-               {{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
-    }
+    plot("study_" + section.name + ".png", section.title + sub(section.settings[section.plotted]), std::move(lines),
+         "cumulative pseudo-regret (mean ± 1 s.e.)");
   }
-  md << "\nCells: final regret, mean ± s.e. [trials whose regret grows linearly, of " << o.trials << "].\n";
 
-  // 8. The preset's selection on tuning seeds: worst ratio to TS over the eight settings, among
-  // the candidates with no more linear trials than TS on any setting.
-  study_result result;
-  {
+  /// 8. The preset's selection on tuning seeds: worst ratio to TS over the eight settings, among
+  /// the candidates with no more linear trials than TS on any setting. Returns the chosen label.
+  std::string selection() {
+    const auto all = all_settings();
+    const auto candidates = preset_candidates();
     std::vector<tracked_run> reference;
-    for (const auto& s : all) reference.push_back(run(ts, s, tuning));
-    md << "\n## selection: the preset's candidates on the eight settings (tuning seeds)\n\n"
-       << "| candidate (gamma_n = 1/(h n), N = 1) | worst ratio to TS | mean ratio | linear trials beyond TS's | chosen "
-          "|\n|---|---|---|---|---|\n";
+    for (const auto& s : all) reference.push_back(run(gaussian_ts_reference(), s, tuning_));
+    md_ << "\n## selection: the preset's candidates on the eight settings (tuning seeds)\n\n"
+        << "| candidate (gamma_n = 1/(h n), N = 1) | worst ratio to TS | mean ratio | linear trials beyond TS's | "
+           "chosen |\n|---|---|---|---|---|\n";
     std::vector<std::pair<std::pair<int, double>, std::size_t>> scores;
     std::vector<std::string> rows;
     for (std::size_t ci = 0; ci < candidates.size(); ++ci) {
       double worst_ratio = 0.0, sum_ratio = 0.0;
       int excess = 0;
       for (std::size_t si = 0; si < all.size(); ++si) {
-        const auto r = run(candidates[ci], all[si], tuning);
-        csv_row(csv, "selection", candidates[ci].label, all[si], r);
+        const auto r = run_row("selection", candidates[ci], all[si], tuning_);
         const double ratio = r.curve.final_regret() / reference[si].curve.final_regret();
         worst_ratio = std::max(worst_ratio, ratio);
         sum_ratio += ratio;
         excess += std::max(0, r.count(&tracked_run::linear) - reference[si].count(&tracked_run::linear));
       }
       scores.push_back({{excess, worst_ratio}, ci});
-      std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %d |", candidates[ci].label.c_str(), worst_ratio,
+      std::snprintf(line_, sizeof line_, "| %s | %.3f | %.3f | %d |", candidates[ci].label.c_str(), worst_ratio,
                     sum_ratio / static_cast<double>(all.size()), excess);
-      rows.emplace_back(line);
+      rows.emplace_back(line_);
     }
     const auto chosen = std::min_element(scores.begin(), scores.end())->second;
-    result.chosen = candidates[chosen].label;
-    for (std::size_t ci = 0; ci < rows.size(); ++ci) md << rows[ci] << (ci == chosen ? " **yes** |\n" : " |\n");
-    md << "\nChosen: the fewest linear trials beyond TS's, then the smallest worst ratio of mean regret to "
-          "Gaussian TS's.\n";
+    for (std::size_t ci = 0; ci < rows.size(); ++ci) md_ << rows[ci] << (ci == chosen ? " **yes** |\n" : " |\n");
+    md_ << "\nChosen: the fewest linear trials beyond TS's, then the smallest worst ratio of mean regret to "
+           "Gaussian TS's.\n";
+    return candidates[chosen].label;
   }
 
-  // 9. The evaluation, on figure1's seed: TS, TS-SA's defaults, the per-setting tuned TS-SA (if
-  // a file was given) and the preset, never retuned.
-  {
+  /// 9. The evaluation, on figure1's seed: TS, TS-SA's defaults, the per-setting tuned TS-SA (if
+  /// a file was given) and the preset, never retuned.
+  void evaluate() {
     const auto& robust = sabandit::ts_sa<>::params::robust();
-    std::snprintf(line, sizeof line,
+    const bool tuned = !o_.tuned_params.empty();
+    std::snprintf(line_, sizeof line_,
                   "\n## evaluation: the preset, without retuning, on seed %llu\n\nPreset "
                   "(`ts_sa<>::params::robust()`): h = %g, gamma_n = %g / (%g n^%g + %g), B = %lld, N = %lld, "
                   "Omega = %lld, tau = %g.\n\n",
-                  static_cast<unsigned long long>(o.common.seed), robust.step_size, robust.sa_schedule.c1(),
+                  static_cast<unsigned long long>(o_.common.seed), robust.step_size, robust.sa_schedule.c1(),
                   robust.sa_schedule.c2(), robust.sa_schedule.alpha(), robust.sa_schedule.c3(),
                   static_cast<long long>(robust.window), static_cast<long long>(robust.inner_steps),
                   static_cast<long long>(robust.warmup), robust.temperature);
-    md << line << "| setting | Gaussian TS (tau = 1) | TS-SA, appendix defaults |"
-       << (o.tuned_params.empty() ? "" : " TS-SA, tuned per setting (paper protocol) |")
-       << " TS-SA, sabandit robust preset | Gaussian TS (tau = " << format_real(robust.temperature)
-       << ") | preset / TS | preset - TS, paired | goal met |\n|---|---|---|"
-       << (o.tuned_params.empty() ? "" : "---|") << "---|---|---|---|---|\n";
+    md_ << line_ << "| setting | Gaussian TS (tau = 1) | TS-SA, appendix defaults |"
+        << (tuned ? " TS-SA, tuned per setting (paper protocol) |" : "")
+        << " TS-SA, sabandit robust preset | Gaussian TS (tau = " << format_real(robust.temperature)
+        << ") | preset / TS | preset - TS, paired | goal met |\n|---|---|---|" << (tuned ? "---|" : "")
+        << "---|---|---|---|---|\n";
+    const variant ts = gaussian_ts_reference();
+    const variant paper{"TS-SA, appendix defaults", sabandit::ts_sa<>::params::paper()};
+    const variant preset{"TS-SA, sabandit robust preset", robust};
     const variant ts_preset_tau{"Gaussian TS (tau = " + format_real(robust.temperature) + ")", {}, true,
                                 robust.temperature};
     std::vector<series> lines;
-    for (const auto& s : all) {
-      const auto a = run(ts, s, evaluation);
-      const auto b = run(paper, s, evaluation);
-      const auto c = run(preset, s, evaluation);
-      csv_row(csv, "evaluation", ts.label, s, a);
-      csv_row(csv, "evaluation", paper.label, s, b);
-      csv_row(csv, "evaluation", preset.label, s, c);
-      md << "| " << s.title() << " | " << cell_with_worst(a) << " | " << cell_with_worst(b) << " |";
-      if (!o.tuned_params.empty()) {
-        const variant t{"TS-SA, tuned per setting", tuned.at(s.where).sa};
-        const auto r = run(t, s, evaluation);
-        csv_row(csv, "evaluation", t.label, s, r);
-        md << ' ' << cell_with_worst(r) << " |";
-      }
+    for (const auto& s : all_settings()) {
+      const auto a = run(ts, s, evaluation_);
+      const auto b = run(paper, s, evaluation_);
+      const auto c = run(preset, s, evaluation_);
+      csv_row("evaluation", ts.label, s, a);
+      csv_row("evaluation", paper.label, s, b);
+      csv_row("evaluation", preset.label, s, c);
+      md_ << "| " << s.title() << " | " << cell_with_worst(a) << " | " << cell_with_worst(b) << " |";
+      if (tuned) md_ << ' ' << cell_with_worst(run_row("evaluation", {"TS-SA, tuned per setting", tuned_.at(s.where).sa}, s, evaluation_)) << " |";
       // Paired difference: the same trial of both policies sees the same rewards of each arm.
+      const auto& ca = a.curve.final_regrets;
+      const auto& cc = c.curve.final_regrets;
       double mean = 0.0, sq = 0.0;
-      const auto n = static_cast<double>(c.trials.size());
-      for (std::size_t r = 0; r < c.trials.size(); ++r) mean += (c.trials[r].regret - a.trials[r].regret) / n;
-      for (std::size_t r = 0; r < c.trials.size(); ++r) sq += std::pow(c.trials[r].regret - a.trials[r].regret - mean, 2);
+      const auto n = static_cast<double>(cc.size());
+      for (std::size_t r = 0; r < cc.size(); ++r) mean += (cc[r] - ca[r]) / n;
+      for (std::size_t r = 0; r < cc.size(); ++r) sq += std::pow(cc[r] - ca[r] - mean, 2);
       const double se = n > 1 ? std::sqrt(sq / (n - 1) / n) : 0.0;
       const double ratio = c.curve.final_regret() / a.curve.final_regret();
       const bool met = ratio <= 1.1 && c.count(&tracked_run::linear) <= a.count(&tracked_run::linear);
-      const auto d = run(ts_preset_tau, s, evaluation);
-      csv_row(csv, "evaluation", ts_preset_tau.label, s, d);
-      std::snprintf(line, sizeof line, " %s | %s | %.3f | %+.1f ± %.1f | %s |\n", cell_with_worst(c).c_str(),
+      const auto d = run_row("evaluation", ts_preset_tau, s, evaluation_);
+      std::snprintf(line_, sizeof line_, " %s | %s | %.3f | %+.1f ± %.1f | %s |\n", cell_with_worst(c).c_str(),
                     cell_with_worst(d).c_str(), ratio, mean, se, met ? "yes" : "no");
-      md << line;
+      md_ << line_;
       if (s.where.id() == "SGR_gap0.5_K50") {
         lines.push_back(to_series(ts.label, a.curve, {"#0072B2", 2, 2}));
         lines.push_back(to_series(paper.label, b.curve, {"#D55E00", 1, 3}));
         lines.push_back(to_series(preset.label, c.curve, {"#E69F00", 4, 3}));
       }
     }
-    md << "\nCells: final regret, mean ± s.e.; the worst trial; trials whose regret grows linearly. Goal: mean "
-          "within 10% of Gaussian TS's (ratio <= 1.1) and no more linear trials than Gaussian TS has on the same "
-          "seeds.\n";
-    if (o.common.plots) {
-      plot_png(outputs, "study_evaluation.png",
-               "Evaluation (SGR, gap = 0.5, K = 50): " + run_text(o.horizon, o.trials) + ", seed " +
-                   std::to_string(o.common.seed),
-               "round", {{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
-    }
+    md_ << "\nCells: final regret, mean ± s.e.; the worst trial; trials whose regret grows linearly. Goal: mean "
+           "within 10% of Gaussian TS's (ratio <= 1.1) and no more linear trials than Gaussian TS has on the same "
+           "seeds.\n";
+    plot("study_evaluation.png",
+         "Evaluation (SGR, gap = 0.5, K = 50): " + run_text(o_.horizon, o_.trials) + ", seed " +
+             std::to_string(o_.common.seed),
+         std::move(lines), "cumulative pseudo-regret (mean ± 1 s.e.)");
   }
-  outputs.write("study.csv", csv);
-  outputs.write("study.md", md.str());
-  outputs.commit();
-  result.table = md.str();
-  return result;
+
+  static std::string cell_with_worst(const tracked_run& r) {
+    char worst[64];
+    std::snprintf(worst, sizeof worst, "; worst %.0f; %d linear", r.worst(), r.count(&tracked_run::linear));
+    return mean_se(r.curve) + worst;
+  }
+
+  const study_options& o_;
+  grid_params tuned_;
+  long long runs_;
+  output_set outputs_;
+  progress bar_;
+  sabandit::run_config tuning_, evaluation_;
+  std::string csv_ = "section,variant,setting,mean_final_regret,std_error,median,worst,linear_trials,starved_trials\n";
+  std::ostringstream md_;
+  char line_[512];
+};
+
+inline study_result run_study(const study_options& o) { return study_run(o)(); }
+
+inline job add_study(CLI::App& app) {
+  auto o = std::make_shared<study_options>();
+  auto* study = add_job(app, "study",
+                        "Why TS-SA loses with the appendix's defaults (docs/ts-sa-study.md): sweeps and failure modes on "
+                        "tuning seeds, the preset's selection, and its evaluation on --seed",
+                        o->common, "results/study", o->horizon, &o->trials, "Trials per cell", 2);
+  add_integer(*study, "--trial-points", o->trial_points, "Rounds recorded per trial (the per-trial plot)", 1, 100000);
+  study->add_option("--tuned", o->tuned_params,
+                    "tune --protocol paper's tuned_params.txt: adds the per-setting tuned TS-SA to the evaluation");
+  return {study, [o](std::ostream& out, const seconds_since_start& seconds) {
+            const auto r = run_study(*o);
+            out << r.table << '\n' << wall_line("study", seconds(), o->common) << "; chosen candidate: " << r.chosen
+                << '\n';
+          }};
 }
 
 }  // namespace repro

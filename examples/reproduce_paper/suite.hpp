@@ -136,11 +136,12 @@ struct suite_params {
     (void)sabandit::ucb(2, ucb);
   }
 
-  [[nodiscard]] static bool known(const std::string& key) {
+  /// The field of `key`, or nullptr.
+  [[nodiscard]] static const field* known(std::string_view key) {
     for (const auto& f : fields()) {
-      if (f.key == key) return true;
+      if (f.key == key) return &f;
     }
-    return false;
+    return nullptr;
   }
 
  /// `s` without leading and trailing blanks (spaces, tabs, carriage returns).
@@ -151,10 +152,8 @@ struct suite_params {
   }
 
  private:
-  [[nodiscard]] const field& find(const std::string& key) const {
-    for (const auto& f : fields()) {
-      if (f.key == key) return f;
-    }
+  [[nodiscard]] static const field& find(const std::string& key) {
+    if (const auto* f = known(key)) return *f;
     throw std::invalid_argument("unknown parameter " + key);
   }
 };
@@ -539,14 +538,6 @@ decltype(auto) with_env(const setting& where, Body body, double noise_variance =
   const sabandit::paper_setting s{.num_arms = where.arms, .gap = where.gap, .noise_variance = noise_variance};
   if (where.mixture) return body(sabandit::make_mgr(s));
   return body(sabandit::make_sgr(s));
-}
-
-/// Simulates on `env`, stopping at the next pull after a SIGINT or SIGTERM (see cancel.hpp).
-template <class Env, class Factory, class Progress>
-sabandit::regret_curve simulate_cancellable(const Env& env, Factory factory,
-                                            const sabandit::run_config& config, Progress on_trial) {
-  throw_if_cancelled();
-  return sabandit::simulate(cancellable<Env>{env}, factory, config, on_trial);
 }
 
 /// Runs `policy` with `params` on `where`, reporting each finished trial to `on_trial`.

@@ -6,5 +6,7 @@
 /// program that only runs a policy online does not.
 #include "sabandit/sabandit.hpp"
 #include "sabandit/sim/csv.hpp"
+#include "sabandit/sim/lai_robbins.hpp"
 #include "sabandit/sim/parallel.hpp"
+#include "sabandit/sim/progress.hpp"
 #include "sabandit/sim/simulate.hpp"

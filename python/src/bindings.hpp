@@ -131,31 +131,6 @@ static_assert(RewardModel<python_model>);
 
 // ------------------------------------------------------------------------- policy bindings
 
-/// A policy that also counts its pulls into row `trial` of a shared K-column matrix: what the
-/// simulator's regret_curve does not keep. It decides exactly as the wrapped policy does.
-template <class P>
-class counting_policy {
- public:
-  counting_policy(P policy, Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>* pulls,
-                  Eigen::Index trial)
-      : policy_(std::move(policy)), pulls_(pulls), trial_(trial) {}
-  [[nodiscard]] Eigen::Index num_arms() const { return policy_.num_arms(); }
-  template <std::uniform_random_bit_generator URBG>
-  [[nodiscard]] Eigen::Index select(URBG& gen) {
-    return policy_.select(gen);
-  }
-  template <std::uniform_random_bit_generator URBG>
-  void update(Eigen::Index arm, double reward, URBG& gen) {
-    policy_.update(arm, reward, gen);
-    ++(*pulls_)(trial_, arm);  // after update: a rejected reward is not counted
-  }
-
- private:
-  P policy_;
-  Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>* pulls_;
-  Eigen::Index trial_;
-};
-
 /// sabandit.simulate's result: numpy arrays (docs/python.md).
 struct simulation_result {
   py::array_t<std::int64_t> rounds;
@@ -170,18 +145,14 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
                                   Eigen::Index trials, std::uint64_t seed, unsigned threads,
                                   Eigen::Index record_points) {
   const run_config config{horizon, trials, seed, threads, record_points};
-  detail::validate(config);  // before allocating the pulls below
+  detail::validate(config);
   if (prototype.num_arms() != env.num_arms())
     detail::throw_invalid("policy.num_arms", prototype.num_arms(),
                           "must equal env.num_arms = " + std::to_string(env.num_arms()));
-  Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> pulls =
-      decltype(pulls)::Zero(trials, env.num_arms());
   regret_curve curve;
   {
     py::gil_scoped_release release;
-    curve = simulate(
-        env, [&](Eigen::Index trial) { return counting_policy<P>(prototype, &pulls, trial); },
-        config);
+    curve = simulate(env, [&](Eigen::Index) { return prototype; }, config);
   }
   simulation_result r;
   const auto n = static_cast<py::ssize_t>(curve.rounds.size());
@@ -192,9 +163,14 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
   r.optimal_fraction = py::array_t<double>(n, curve.optimal_fraction.data());
   r.final_regrets = py::array_t<double>(static_cast<py::ssize_t>(curve.final_regrets.size()),
                                         curve.final_regrets.data());
-  r.pulls = py::array_t<std::int64_t>({static_cast<py::ssize_t>(pulls.rows()),
-                                       static_cast<py::ssize_t>(pulls.cols())},
-                                      pulls.data());
+  // Each trial's pulls (trial_record::pulls), a row of the trials x K array.
+  r.pulls = py::array_t<std::int64_t>({static_cast<py::ssize_t>(curve.per_trial.size()),
+                                       static_cast<py::ssize_t>(env.num_arms())});
+  for (std::size_t t = 0; t < curve.per_trial.size(); ++t) {
+    for (std::size_t a = 0; a < curve.per_trial[t].pulls.size(); ++a) {
+      r.pulls.mutable_at(static_cast<py::ssize_t>(t), static_cast<py::ssize_t>(a)) = curve.per_trial[t].pulls[a];
+    }
+  }
   r.trials = curve.trials;
   return r;
 }

@@ -54,21 +54,6 @@ TEST_CASE("models job: the same bytes on 1 and 2 threads", "[reproduce]") {
   CHECK(slurp(o.common.out / "models_Poisson_gap0.1_K5.png") == png);
 }
 
-TEST_CASE("models job: Lai–Robbins constant of Bernoulli, gap 0.5, K = 10", "[reproduce]") {
-  // Nine arms of p = 0.4 against p* = 0.9:
-  //   KL(0.4, 0.9) = 0.4 ln(0.4/0.9) + 0.6 ln(0.6/0.1) = -0.3243721 + 1.0750557 = 0.7506836,
-  //   C = 9 x 0.5 / 0.7506836 = 5.994536.
-  const repro::model_setting where{repro::reward_family::bernoulli, 0.5, 10};
-  const auto env = repro::make_gap_env<sabandit::bernoulli_model>(where);
-  CHECK(repro::lai_robbins_constant(sabandit::bernoulli_model{}, env) == Approx(5.994536).epsilon(1e-6));
-  // Poisson, gap 0.5, K = 10: KL(2.5, 3) = 3 - 2.5 + 2.5 ln(2.5/3) = 0.0441961, C = 4.5 / 0.0441961
-  // = 101.8189.
-  const repro::model_setting counts{repro::reward_family::poisson, 0.5, 10};
-  const auto poisson_env = repro::make_gap_env<sabandit::poisson_model>(counts);
-  CHECK(repro::lai_robbins_constant(sabandit::poisson_model{}, poisson_env) ==
-        Approx(101.8189).epsilon(1e-6));
-}
-
 TEST_CASE("models job: a row per setting, a column per policy and the bound", "[reproduce]") {
   auto o = tiny_models("reproduce_models_table");
   o.common.plots = false;

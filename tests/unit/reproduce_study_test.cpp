@@ -29,55 +29,46 @@ struct fixed_arm {
 };
 static_assert(sabandit::Policy<fixed_arm>);
 
+/// Arm 0, then the best arm 3, alternately.
+struct alternate {
+  Eigen::Index t = 0;
+  [[nodiscard]] Eigen::Index num_arms() const { return 4; }
+  template <class URBG>
+  [[nodiscard]] Eigen::Index select(URBG&) {
+    return t++ % 2 == 0 ? 0 : 3;
+  }
+  template <class URBG>
+  void update(Eigen::Index, double, URBG&) {}
+};
+
 }  // namespace
 
-TEST_CASE("recorded trials with more points than rounds record every round", "[reproduce]") {
-  // --trial-points 50 with -T 10 recorded nothing before: the rounds were floor(k T / P), 0 for
-  // k < 5, and the first never matched. Now they are the simulator's: each round once.
-  const repro::study_setting s{{false, 0.5, 4}};
-  const sabandit::run_config config{.horizon = 10, .trials = 2, .seed = 5, .threads = 1, .record_points = 7};
-  const auto run = repro::run_tracked(s, [] { return fixed_arm{4, 0}; }, config, sabandit::no_progress{}, 50);
-  REQUIRE(run.rounds.size() == 10);
-  for (const auto& trial : run.trials) {
-    REQUIRE(trial.curve.size() == 10);
-    CHECK(trial.curve.front() == Approx(0.5));
-    CHECK(trial.curve.back() == trial.regret);
-  }
-}
-
-TEST_CASE("recorded trials: the simulator's regrets, and linear growth told from learning", "[reproduce]") {
-  const repro::study_setting s{{false, 0.5, 4}};
+// The per-trial records are the library's (sim_test.cpp checks them); these check the tests the
+// study and problems jobs apply to them.
+TEST_CASE("recorded trials: linear growth and starvation told from learning", "[reproduce]") {
+  const auto env = sabandit::make_sgr({.num_arms = 4, .gap = 0.5});
   const sabandit::run_config config{.horizon = 101, .trials = 3, .seed = 5, .threads = 2, .record_points = 7};
   // SGR puts the best arm last: arm 0 has gap 0.5, arm 3 none.
-  const auto wrong = repro::run_tracked(s, [] { return fixed_arm{4, 0}; }, config, sabandit::no_progress{}, 10);
-  const auto right = repro::run_tracked(s, [] { return fixed_arm{4, 3}; }, config, sabandit::no_progress{}, 10);
+  const auto wrong = repro::run_tracked(env, 0.5, [] { return fixed_arm{4, 0}; }, config, sabandit::no_progress{}, 10);
+  const auto right = repro::run_tracked(env, 0.5, [] { return fixed_arm{4, 3}; }, config, sabandit::no_progress{}, 10);
+  REQUIRE(wrong.curve.trial_rounds == sabandit::recorded_rounds(101, 10));
   for (std::size_t r = 0; r < 3; ++r) {
-    CHECK(wrong.trials[r].regret == wrong.curve.final_regrets[r]);
-    CHECK(wrong.trials[r].regret == Approx(0.5 * 101));
-    CHECK(wrong.trials[r].regret_half == Approx(0.5 * 50));  // T/2 = 50 rounds
-    CHECK(wrong.trials[r].optimal_late == 0);
-    CHECK(right.trials[r].optimal_late == 51);
-    // The simulator's rounds ceil(k T / P) for k = 1..10: 11, 21, ..., 101; the last is R(T).
-    REQUIRE(wrong.rounds == sabandit::detail::recorded_rounds(101, 10));
-    REQUIRE(wrong.trials[r].curve.size() == 10);
-    CHECK(wrong.rounds.front() == 11);
-    CHECK(wrong.trials[r].curve.front() == Approx(0.5 * 11));
-    CHECK(wrong.trials[r].curve.back() == wrong.trials[r].regret);
-    CHECK(wrong.linear(wrong.trials[r]));
-    CHECK(wrong.starved(wrong.trials[r]));
-    CHECK_FALSE(right.linear(right.trials[r]));
-    CHECK_FALSE(right.starved(right.trials[r]));
+    CHECK(wrong.curve.per_trial[r].regret_half == Approx(0.5 * 50));  // T/2 = 50 rounds
+    CHECK(right.curve.per_trial[r].optimal_late == 51);
+    CHECK(wrong.linear(wrong.curve.per_trial[r]));
+    CHECK(wrong.starved(wrong.curve.per_trial[r]));
+    CHECK_FALSE(right.linear(right.curve.per_trial[r]));
+    CHECK_FALSE(right.starved(right.curve.per_trial[r]));
   }
   CHECK(wrong.count(&repro::tracked_run::linear) == 3);
   CHECK(wrong.worst() == Approx(50.5));
   CHECK(wrong.median() == Approx(50.5));
-  // The wrapper draws nothing: a recorded TS-SA run is the bare run.
-  const auto make = [] { return sabandit::ts_sa<>(4); };
-  const auto bare = sabandit::simulate(sabandit::make_sgr({.num_arms = 4, .gap = 0.5}),
-                                       [&](Eigen::Index) { return make(); }, config);
-  const auto tracked = repro::run_tracked(s, make, config, sabandit::no_progress{}, 10);
-  CHECK(tracked.curve.final_regrets == bare.final_regrets);
-  CHECK(tracked.curve.mean_regret == bare.mean_regret);
+  // Half the late pulls on the best arm is linear (the bound is >=), more than half is not.
+  const auto half = repro::run_tracked(env, 0.5, [] { return alternate{}; },
+                                       {.horizon = 100, .trials = 1, .record_points = 1}, sabandit::no_progress{}, 0);
+  // Rounds 51..100: 25 on arm 0 (regret 12.5) = (0.5 / 2) x 50: linear, but not starved (25 x 4 > 50).
+  CHECK(half.linear(half.curve.per_trial[0]));
+  CHECK_FALSE(half.starved(half.curve.per_trial[0]));
 }
 
 TEST_CASE("study job: every section's table, the selection and the evaluation; same bytes on any thread count",

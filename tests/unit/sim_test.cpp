@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <sstream>
+#include <stop_token>
 #include <vector>
 
 #include "sabandit/sim.hpp"
@@ -203,4 +206,124 @@ TEST_CASE("simulate calls a synchronised factory from its workers", "[sim][guara
       {.horizon = 200, .trials = 8, .threads = 2});
   CHECK(made == 8);
   CHECK(curve.final_regrets.size() == 8);
+}
+
+// Each trial's record is what the mean curve averages away: a policy stuck on a suboptimal arm
+// and one on the best arm are known round by round (SGR puts the best arm last).
+TEST_CASE("per-trial records: pulls, regret at T/2 and T, late optimal pulls, the trial's curve",
+          "[sim]") {
+  const auto env = make_sgr({.num_arms = 3, .gap = 0.25});
+  auto seen = std::make_shared<std::vector<double>>();
+  const run_config config{.horizon = 101, .trials = 3, .seed = 5, .threads = 2, .record_points = 7,
+                          .trial_points = 10};
+  const auto stuck = simulate(env, [&](Eigen::Index) { return cycle_policy{{0}, seen}; }, config);
+  const auto best = simulate(env, [&](Eigen::Index) { return cycle_policy{{2}, seen}; }, config);
+  // Alternating 0, 2: the best arm on the even rounds, 25 of them in rounds 51..101.
+  const auto mixed = simulate(env, [&](Eigen::Index) { return cycle_policy{{0, 2}, seen}; }, config);
+  REQUIRE(stuck.trial_rounds == recorded_rounds(101, 10));  // 11, 21, ..., 101
+  REQUIRE(stuck.per_trial.size() == 3);
+  for (std::size_t r = 0; r < 3; ++r) {
+    const auto& s = stuck.per_trial[r];
+    CHECK(s.pulls == std::vector<Eigen::Index>{101, 0, 0});
+    CHECK(s.regret == Approx(0.25 * 101));
+    CHECK(s.regret == stuck.final_regrets[r]);
+    CHECK(s.regret_half == Approx(0.25 * 50));  // floor(101 / 2) = 50 rounds
+    CHECK(s.optimal_late == 0);
+    REQUIRE(s.curve.size() == 10);
+    CHECK(s.curve.front() == Approx(0.25 * 11));
+    CHECK(s.curve.back() == s.regret);
+    CHECK(best.per_trial[r].pulls == std::vector<Eigen::Index>{0, 0, 101});
+    CHECK(best.per_trial[r].regret == 0.0);
+    CHECK(best.per_trial[r].optimal_late == 51);
+    CHECK(mixed.per_trial[r].pulls == std::vector<Eigen::Index>{51, 0, 50});
+    CHECK(mixed.per_trial[r].optimal_late == 25);
+    CHECK(mixed.per_trial[r].regret_half == Approx(0.25 * 25));
+  }
+  // Without trial_points, no trial curve; more points than rounds record each round once.
+  CHECK(simulate(env, [&](Eigen::Index) { return cycle_policy{{0}, seen}; }, {.horizon = 8, .trials = 1})
+            .per_trial.front().curve.empty());
+  const auto every = simulate(env, [&](Eigen::Index) { return cycle_policy{{0}, seen}; },
+                              {.horizon = 8, .trials = 1, .trial_points = 50});
+  CHECK(every.trial_rounds.size() == 8);
+  CHECK(every.per_trial.front().curve.size() == 8);
+  CHECK_THROWS_WITH(simulate(env, [&](Eigen::Index) { return cycle_policy{{0}, seen}; },
+                             {.horizon = 8, .trials = 1, .trial_points = -1}),
+                    Catch::Contains("trial_points = -1"));
+}
+
+// A policy that requests a stop at its `at`-th update, as a user's GUI or signal handler would
+// from outside; counts its rounds.
+struct stopping_policy {
+  std::stop_source* source;
+  std::atomic<long>* rounds;
+  long at;
+  [[nodiscard]] Eigen::Index num_arms() const { return 3; }
+  template <class G>
+  [[nodiscard]] Eigen::Index select(G&) const {
+    return 0;
+  }
+  template <class G>
+  void update(Eigen::Index, double, G&) {
+    if (++*rounds == at) source->request_stop();
+  }
+};
+
+TEST_CASE("a stop token stops every trial within a round", "[sim][guarantees]") {
+  const auto env = make_sgr({.num_arms = 3, .gap = 0.25});
+  std::stop_source source;
+  std::atomic<long> rounds{0};
+  const long horizon = 1'000'000'000;  // hours if the stop were not seen
+  run_config config{.horizon = horizon, .trials = 4, .threads = 2, .stop = source.get_token()};
+  CHECK_THROWS_AS(simulate(env, [&](Eigen::Index) { return stopping_policy{&source, &rounds, 1000}; }, config),
+                  simulation_stopped);
+  // Each of the two workers plays at most one round after the request.
+  CHECK(rounds.load() <= 1000 + 2);
+  // A token already stopped: no round is played.
+  rounds = 0;
+  CHECK_THROWS_AS(simulate(env, [&](Eigen::Index) { return stopping_policy{&source, &rounds, -1}; }, config),
+                  simulation_stopped);
+  CHECK(rounds.load() == 0);
+}
+
+TEST_CASE("progress_bar counts the trials of simulate(), from its workers too", "[sim]") {
+  std::FILE* log = std::tmpfile();
+  REQUIRE(log != nullptr);
+  {
+    progress_bar bar("run", 20, log);
+    const auto env = make_sgr({.num_arms = 3, .gap = 0.25});
+    (void)simulate(env, [](Eigen::Index) { return ucb(3); }, {.horizon = 50, .trials = 20, .threads = 1}, bar.hook());
+  }
+  std::rewind(log);
+  std::string text;
+  for (int c = std::fgetc(log); c != EOF; c = std::fgetc(log)) text += static_cast<char>(c);
+  std::fclose(log);
+  // Without redrawing, one line per 10 %: 2, 4, ..., 20 trials.
+  CHECK(std::count(text.begin(), text.end(), '\n') == 10);
+  CHECK(text.rfind("run: 10% (2/20 trials, ", 0) == 0);
+  CHECK(text.find("run: 100% (20/20 trials, ") != std::string::npos);
+  // From two workers the last trial still reaches 100 %.
+  log = std::tmpfile();
+  REQUIRE(log != nullptr);
+  {
+    progress_bar bar("run", 20, log);
+    (void)simulate(make_sgr({.num_arms = 3}), [](Eigen::Index) { return ucb(3); },
+                   {.horizon = 50, .trials = 20, .threads = 2}, bar.hook());
+  }
+  std::rewind(log);
+  text.clear();
+  for (int c = std::fgetc(log); c != EOF; c = std::fgetc(log)) text += static_cast<char>(c);
+  std::fclose(log);
+  CHECK(text.find("run: 100% (20/20 trials, ") != std::string::npos);
+}
+
+TEST_CASE("Lai–Robbins constant of Bernoulli and Poisson arms, gap 0.5, K = 10", "[sim]") {
+  // Nine arms of p = 0.4 against p* = 0.9:
+  //   KL(0.4, 0.9) = 0.4 ln(0.4/0.9) + 0.6 ln(0.6/0.1) = -0.3243721 + 1.0750557 = 0.7506836,
+  //   C = 9 x 0.5 / 0.7506836 = 5.994536.
+  CHECK(lai_robbins_constant(bernoulli_model{}, make_bernoulli_gap(10, 0.9, 0.5)) == Approx(5.994536).epsilon(1e-6));
+  // Poisson, best mean 3: KL(2.5, 3) = 3 - 2.5 + 2.5 ln(2.5/3) = 0.0441961, C = 4.5 / 0.0441961
+  // = 101.8189.
+  CHECK(lai_robbins_constant(poisson_model{}, make_poisson_gap(10, 3.0, 0.5)) == Approx(101.8189).epsilon(1e-6));
+  // Every arm optimal: no regret to bound.
+  CHECK(lai_robbins_constant(bernoulli_model{}, bandit_env<bernoulli_arm>({bernoulli_arm(0.5), bernoulli_arm(0.5)})) == 0.0);
 }

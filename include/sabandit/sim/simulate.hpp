@@ -1,7 +1,8 @@
 #pragma once
 // Monte-Carlo evaluation of a policy on an environment: R independent trials of T rounds,
 // reduced to the mean pseudo-regret curve with its standard error and the fraction of
-// optimal pulls, at recorded rounds.
+// optimal pulls, at recorded rounds, with each trial's own record (its pulls, its regret at
+// T/2 and T, optionally its regret curve). A std::stop_token stops a run within a round.
 //
 // Reproducibility: trial r draws the policy's randomness from stream (seed, r, policy) and arm
 // a's rewards from stream (seed, r, arm_rewards + a), so the k-th pull of arm a in trial r is
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,27 @@ struct run_config {
   std::uint64_t seed = 1;         ///< experiment seed
   unsigned threads = 0;           ///< 0: one per hardware thread
   Eigen::Index record_points = 100;  ///< evenly spaced recorded rounds (the last is T)
+  /// Evenly spaced rounds of each trial's own regret curve (trial_record::curve); 0: none.
+  Eigen::Index trial_points = 0;
+  /// Checked at every round of every trial: once stop is requested, simulate() throws
+  /// simulation_stopped within a round of each worker (a default token never stops).
+  std::stop_token stop{};
+};
+
+/// What simulate() throws when run_config::stop is requested; no result is returned.
+struct simulation_stopped : std::runtime_error {
+  simulation_stopped() : std::runtime_error("sabandit: simulate(): stop requested") {}
+};
+
+/// One trial's own record: what the mean curve averages away. Whether a trial keeps learning
+/// shows in its second half: a consistent policy has E[R(T) - R(T/2)] -> C log 2 (Lai and
+/// Robbins' constant C), a stuck one grows by up to the gap per round.
+struct trial_record {
+  std::vector<Eigen::Index> pulls;  ///< pulls of each arm over the T rounds (K counts)
+  double regret = 0.0;              ///< cumulative pseudo-regret at T
+  double regret_half = 0.0;         ///< cumulative pseudo-regret at floor(T/2)
+  Eigen::Index optimal_late = 0;    ///< pulls of an optimal arm in rounds floor(T/2)+1..T
+  std::vector<double> curve;        ///< cumulative regret at regret_curve::trial_rounds
 };
 
 /// What simulate() returns: the regret curve averaged over trials, at the recorded rounds, and
@@ -47,6 +70,10 @@ struct regret_curve {
   Eigen::Index trials = 0;               ///< R, the number of trials averaged
   /// Every trial's final cumulative regret, in trial order (for paired comparisons).
   std::vector<double> final_regrets;
+  /// Every trial's record, in trial order.
+  std::vector<trial_record> per_trial;
+  /// The rounds of each trial_record::curve (run_config::trial_points of them; empty if 0).
+  std::vector<Eigen::Index> trial_rounds;
 
   /// Mean cumulative regret at T, the figure the paper's tables report.
   [[nodiscard]] double final_regret() const { return mean_regret.back(); }
@@ -60,19 +87,26 @@ inline void validate(const run_config& c) {
   require_at_least<Eigen::Index>("horizon (T)", c.horizon, 1);
   require_at_least<Eigen::Index>("trials (R)", c.trials, 1);
   require_at_least<Eigen::Index>("record_points", c.record_points, 1);
+  require_at_least<Eigen::Index>("trial_points", c.trial_points, 0);
   // The result holds two points x trials matrices and a few vectors of points: checked before
   // allocating (std::length_error beyond bounds::state_doubles).
   const Eigen::Index points = std::min(c.record_points, c.horizon);
   const Eigen::Index trials = std::min<Eigen::Index>(c.trials, bounds::state_doubles + 1);
   require_state_size("simulate()'s results (record_points x trials)", points, 2 * trials + 4,
                      trials);
+  require_state_size("simulate()'s trial curves (trial_points x trials)",
+                     std::min(c.trial_points, c.horizon), trials);
 }
 
-/// ceil(k T / P) for k = 1..P, without duplicates, and without overflow: k T is split as
-/// k (T / P) P + k (T % P), and at most T points are kept (more would only repeat rounds).
-inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::Index points) {
+}  // namespace detail
+
+
+/// The rounds simulate() records for P = `points`: ceil(k T / P) for k = 1..P, without
+/// duplicates, and without overflow: k T is split as k (T / P) P + k (T % P), and at most T
+/// points are kept (more would only repeat rounds).
+[[nodiscard]] inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::Index points) {
   points = std::min(points, horizon);
-  require_state_size("the recorded rounds", points, 1);
+  detail::require_state_size("the recorded rounds", points, 1);
   const Eigen::Index quotient = horizon / points;
   const Eigen::Index remainder = horizon % points;
   std::vector<Eigen::Index> rounds;
@@ -80,11 +114,15 @@ inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::In
   for (Eigen::Index k = 1; k <= points; ++k) {
     // k <= P <= 2^31 and T % P < P, so k (T % P) < 2^62 and k (T / P) <= T: no overflow.
     const Eigen::Index round =
-        k * quotient + ceil_div(checked_mul(k, remainder, "recorded round"), points);
+        k * quotient + detail::ceil_div(detail::checked_mul(k, remainder, "recorded round"), points);
     if (round >= 1 && (rounds.empty() || round > rounds.back())) rounds.push_back(round);
   }
   return rounds;
 }
+
+namespace detail {
+
+using sabandit::recorded_rounds;
 
 /// simulate()'s answer to a policy that selects an arm outside [0, K).
 [[noreturn]] inline void throw_bad_arm(Eigen::Index trial, Eigen::Index round, Eigen::Index arm,
@@ -104,6 +142,11 @@ struct no_progress {
 };
 
 /// Runs `make_policy(trial)` (a callable returning a fresh Policy) on copies of `env`.
+/// The result has the mean curve and every trial's record (trial_record).
+///
+/// Cancellation: once `config.stop` is requested, every trial stops at its next round and
+/// simulate() throws simulation_stopped (a progress hook may request it, or a signal handler
+/// through a std::stop_source with no stop_callback registered).
 ///
 /// Errors: every arm a policy selects is checked before it is used; an arm outside
 /// [0, env.num_arms()) throws std::out_of_range naming the trial, the round and the arm. The
@@ -139,6 +182,8 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   regret_curve curve;
   curve.rounds = detail::recorded_rounds(config.horizon, config.record_points);
   curve.trials = config.trials;
+  if (config.trial_points > 0) curve.trial_rounds = recorded_rounds(config.horizon, config.trial_points);
+  curve.per_trial.resize(static_cast<std::size_t>(config.trials));
   const auto points = static_cast<Eigen::Index>(curve.rounds.size());
   Eigen::MatrixXd regret(points, config.trials);   // column = trial: written by one thread
   Eigen::MatrixXd optimal(points, config.trials);
@@ -158,21 +203,35 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     for (Eigen::Index a = 0; a < num_arms; ++a) {
       arm_gens.push_back(make_stream(config.seed, r, stream_role::arm_rewards + static_cast<std::uint64_t>(a)));
     }
-    double cumulative_regret = 0.0;
+    auto& record = curve.per_trial[r];
+    record.pulls.assign(static_cast<std::size_t>(num_arms), 0);
+    record.curve.reserve(curve.trial_rounds.size());
     Eigen::Index optimal_pulls = 0;
     Eigen::Index next = 0;
+    std::size_t next_trial_point = 0;
+    const Eigen::Index half = config.horizon / 2;
     for (Eigen::Index t = 1; t <= config.horizon; ++t) {
       if (stop.load(std::memory_order_relaxed)) return;  // another trial failed
+      if (config.stop.stop_requested()) throw simulation_stopped();
       const Eigen::Index arm = policy.select(policy_gen);
       if (arm < 0 || arm >= num_arms) detail::throw_bad_arm(trial, t, arm, num_arms);
       const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
-      policy.update(arm, reward, policy_gen);
-      cumulative_regret += gaps(arm);
-      optimal_pulls += gaps(arm) == 0.0 ? 1 : 0;
+      policy.update(arm, reward, policy_gen);  // a rejected reward is not counted below
+      ++record.pulls[static_cast<std::size_t>(arm)];
+      record.regret += gaps(arm);
+      if (gaps(arm) == 0.0) {
+        ++optimal_pulls;
+        record.optimal_late += t > half ? 1 : 0;
+      }
+      if (t == half) record.regret_half = record.regret;
       if (t == curve.rounds[static_cast<std::size_t>(next)]) {
-        regret(next, trial) = cumulative_regret;
+        regret(next, trial) = record.regret;
         optimal(next, trial) = static_cast<double>(optimal_pulls) / static_cast<double>(t);
         ++next;
+      }
+      if (next_trial_point < curve.trial_rounds.size() && t == curve.trial_rounds[next_trial_point]) {
+        record.curve.push_back(record.regret);
+        ++next_trial_point;
       }
     }
     on_trial_done();

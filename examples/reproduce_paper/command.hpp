@@ -1,0 +1,155 @@
+#pragma once
+// What every job's subcommand has: checked options (each number read whole by our own
+// validators, "--trials must be ≥ 1 (got -5)"), the options common to all jobs, and the job
+// table's entry type. A job file adds its subcommand with add_job and returns a `job`.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <sabandit/errors.hpp>
+#include <sabandit/sim/parallel.hpp>
+#include <sabandit/version.hpp>
+
+#include "reproduce_paper/checked.hpp"
+
+namespace repro {
+
+namespace fs = std::filesystem;
+
+/// Options every job has.
+struct common_options {
+  std::uint64_t seed = 2026;
+  unsigned threads = 0;
+  fs::path out = "results";
+  bool plots = true;
+  Eigen::Index record_points = 100;
+};
+
+/// A job of the command line: its subcommand, and what runs it once parsed, printing its
+/// summary to `out`; `seconds()` is the wall time since the job started.
+struct job {
+  CLI::App* command;
+  std::function<void(std::ostream& out, const std::function<double()>& seconds)> run;
+};
+using seconds_since_start = std::function<double()>;
+
+/// An option whose text `check` reads (throwing usage_error naming `NAME`) and returns in the
+/// form CLI11 converts again: decimal, so that "010" is 10, not octal 8.
+template <class T, class Check>
+CLI::Option* add_checked(CLI::App& app, const std::string& names, T& value, const std::string& help,
+                         const std::string& type, Check check) {
+  const std::string name = names.substr(0, names.find(','));  // "--trials,-R" -> "--trials"
+  CLI::Validator validator([name, check](std::string& input) { input = check(name, input); return std::string(); },
+                           "", "");
+  return app.add_option(names, value, help)->transform(validator)->capture_default_str()->type_name(type);
+}
+
+/// An integer option within [min, max].
+template <class T>
+CLI::Option* add_integer(CLI::App& app, const std::string& names, T& value, const std::string& help,
+                         long long min, long long max = std::numeric_limits<long long>::max()) {
+  return add_checked(app, names, value, help, "INT", [min, max](const std::string& name, const std::string& input) {
+    const auto v = parse_integer(input);
+    if (!v) throw usage_error(name + " must be an integer (got '" + sabandit::printable(input) + "')");
+    if (*v < min) throw usage_error(name + " must be ≥ " + std::to_string(min) + " (got " + input + ")");
+    if (*v > max) throw usage_error(name + " must be ≤ " + std::to_string(max) + " (got " + input + ")");
+    return std::to_string(*v);
+  });
+}
+
+/// A real option that must be > 0, finite and at most `max`.
+inline CLI::Option* add_positive_real(CLI::App& app, const std::string& names, double& value, const std::string& help,
+                                      double max = std::numeric_limits<double>::max()) {
+  return add_checked(app, names, value, help, "REAL", [max](const std::string& name, const std::string& input) {
+    const auto v = parse_real(input);
+    if (!v) throw usage_error(name + " must be a finite decimal number (got '" + sabandit::printable(input) + "')");
+    if (!(*v > 0)) throw usage_error(name + " must be > 0 (got " + input + ")");
+    if (*v > max) throw usage_error(name + " must be ≤ " + format_real(max) + " (got " + input + ")");
+    return format_real(*v);
+  });
+}
+
+/// "A, B or C".
+inline std::string or_list(const std::vector<std::string>& items) {
+  std::string list;
+  for (std::size_t i = 0; i < items.size(); ++i) list += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  return list;
+}
+
+/// An option whose value is one of `choices`; anything else is "NAME must be A, B or C (got 'x')".
+inline CLI::Option* add_choice(CLI::App& app, const std::string& name, std::string& value, const std::string& help,
+                               const std::vector<std::string>& choices) {
+  return add_checked(app, name, value, help, or_list(choices), [choices](const std::string& n, const std::string& input) {
+    for (const auto& c : choices) {
+      if (input == c) return input;
+    }
+    throw usage_error(n + " must be " + or_list(choices) + " (got '" + input + "')");
+  });
+}
+
+inline std::string version_text() { return std::string("reproduce_paper (sabandit ") + SABANDIT_VERSION_STRING + ")"; }
+inline void add_version(CLI::App& app) { app.set_version_flag("--version", version_text(), "Print the version and exit"); }
+
+/// A job's subcommand with --version and the options every job has; with `trials`, also
+/// --trials (-R), at least `min_trials`. The output folder's default is set first, for --help.
+inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description, common_options& c,
+                         const char* out_folder, Eigen::Index& horizon, Eigen::Index* trials = nullptr,
+                         const std::string& trials_help = "", long long min_trials = 1,
+                         const std::string& horizon_help = "Rounds per trial") {
+  auto* job = app.add_subcommand(name, description);
+  add_version(*job);
+  c.out = out_folder;
+  add_integer(*job, "--horizon,-T", horizon, horizon_help, 1);
+  add_checked(*job, "--seed", c.seed, "Experiment seed, in [0, 2^64 - 1]", "UINT64",
+              [](const std::string&, const std::string& input) {
+                // A decimal integer in [0, 2^64 - 1], nothing else ("-1", "2^64", "1e23" are errors).
+                const auto seed = parse_unsigned(input);
+                if (!seed) {
+                  throw usage_error("--seed must be an integer in [0, 18446744073709551615] (got '" +
+                                    sabandit::printable(input) + "')");
+                }
+                return std::to_string(*seed);
+              });
+  add_integer(*job, "--threads", c.threads, "Worker threads (0: one per core); results do not depend on it", 0, 1024);
+  job->add_option("--out", c.out,
+                  "Output folder: created if missing; the job's files replace the previous ones only once all are "
+                  "written")
+      ->capture_default_str();
+  job->add_flag("!--no-plots", c.plots, "Skip the PNG plots (no gnuplot needed)");
+  add_integer(*job, "--record-points", c.record_points, "Rounds recorded per curve", 1, 100000);
+  if (trials) add_integer(*job, "--trials,-R", *trials, trials_help, min_trials);
+  return job;
+}
+
+/// "JOB: 1.23 s wall; outputs in OUT": what the jobs without a grid print last.
+inline std::string wall_line(const char* name, double seconds, const common_options& c) {
+  char line[128];
+  std::snprintf(line, sizeof line, "%s: %.2f s wall; outputs in ", name, seconds);
+  return line + c.out.string();
+}
+
+/// What the grid jobs print: the table, then the wall time in total and by policy (the rest of
+/// the total is plotting and writing).
+inline void print_grid_summary(std::ostream& out, const char* name, const std::string& table, long long policy_rounds,
+                               double seconds, const common_options& c, const std::vector<std::string>& policies,
+                               const std::vector<double>& seconds_per_policy) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%s: %lld policy-rounds in %.2f s wall (%.3g rounds/s) on %u threads; outputs in ",
+                name, policy_rounds, seconds, static_cast<double>(policy_rounds) / seconds,
+                sabandit::resolve_threads(c.threads));
+  out << table << '\n' << line << c.out.string() << "\nwall time by policy:";
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    std::snprintf(line, sizeof line, " %s %.2f s%s", policies[i].c_str(), seconds_per_policy[i],
+                  i + 1 < policies.size() ? "," : "\n");
+    out << line;
+  }
+}
+
+}  // namespace repro
