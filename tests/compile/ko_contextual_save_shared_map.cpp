@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "sabandit/contextual/linucb.hpp"
+#include "sabandit/state/persist.hpp"
 
 int main() {
   namespace ctx = sabandit::contextual;
@@ -10,6 +11,6 @@ int main() {
   };
   ctx::linucb<ctx::shared_features<>> policy(2, ctx::shared_features<>(3, 3, phi));
   std::ostringstream out;
-  policy.save(out);
+  sabandit::state::save(out, policy);
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "sabandit/contextual/ts_sa.hpp"
 #include "sabandit/contextual/ts_sgld.hpp"
 #include "sabandit/models/gaussian.hpp"
+#include "sabandit/state/persist.hpp"
 #include "support/archetypes.hpp"
 
 namespace ctx = sabandit::contextual;
@@ -34,6 +35,6 @@ int main() {
   const Eigen::VectorXd x = Eigen::VectorXd::Ones(3);
   shared.update(x, shared.select(x, gen), 1.0, gen);
   std::ostringstream out;
-  disjoint.save(out);
+  sabandit::state::save(out, disjoint);
   return static_cast<int>(shared.num_arms() + disjoint.num_arms()) - 4;
 }
