@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/contextual/concepts.hpp"
 
 namespace sabandit::test {
 
@@ -76,5 +77,67 @@ struct policy_without_update {
     return 0;
   }
 };
+
+/// A contextual policy with only the members ContextualPolicy promises: two arms, contexts of
+/// size 3; it plays arm 0 and learns nothing.
+struct contextual_policy_archetype {
+  Eigen::Index num_arms() const { return 2; }
+  Eigen::Index context_size() const { return 3; }
+  template <class URBG>
+  Eigen::Index select(const vector_cref& /*x*/, URBG& /*gen*/) {
+    return 0;
+  }
+  template <class URBG>
+  void update(const vector_cref& /*x*/, Eigen::Index /*arm*/, double /*reward*/, URBG& /*gen*/) {}
+};
+
+/// A contextual environment with only the members ContextualEnvironment promises: two arms,
+/// the constant context (1, 1, 1), arm 1 always the better.
+struct contextual_environment_archetype {
+  Eigen::Index num_arms() const { return 2; }
+  Eigen::Index context_size() const { return 3; }
+  template <class URBG>
+  const Eigen::VectorXd& next_context(URBG& /*gen*/) {
+    return context_;
+  }
+  double mean(Eigen::Index arm) const { return arm == 0 ? 0.0 : 1.0; }
+  template <class URBG>
+  double pull(Eigen::Index arm, URBG& /*gen*/) {
+    return mean(arm);
+  }
+
+ private:
+  Eigen::VectorXd context_ = Eigen::VectorXd::Ones(3);
+};
+
+// Near misses of the contextual concepts: each lacks one member.
+struct contextual_policy_without_context_size {
+  Eigen::Index num_arms() const { return 1; }
+  template <class URBG>
+  Eigen::Index select(const vector_cref&, URBG&) {
+    return 0;
+  }
+  template <class URBG>
+  void update(const vector_cref&, Eigen::Index, double, URBG&) {}
+};
+struct contextual_environment_without_next_context {
+  Eigen::Index num_arms() const { return 1; }
+  Eigen::Index context_size() const { return 1; }
+  double mean(Eigen::Index) const { return 0; }
+  template <class URBG>
+  double pull(Eigen::Index, URBG&) {
+    return 0;
+  }
+};
+
+static_assert(contextual::ContextualPolicy<contextual_policy_archetype>);
+static_assert(contextual::ContextualPolicy<contextual_policy_archetype, urbg_archetype>);
+static_assert(!contextual::ContextualPolicy<contextual_policy_without_context_size>);
+static_assert(contextual::ContextualEnvironment<contextual_environment_archetype>);
+static_assert(contextual::ContextualEnvironment<contextual_environment_archetype, urbg_archetype>);
+static_assert(!contextual::ContextualEnvironment<contextual_environment_without_next_context>);
+// A non-contextual policy is not a contextual one, nor the reverse.
+static_assert(!contextual::ContextualPolicy<policy_archetype>);
+static_assert(!Policy<contextual_policy_archetype>);
 
 }  // namespace sabandit::test
