@@ -15,6 +15,7 @@
 
 #include <sabandit/version.hpp>
 
+#include "reproduce_paper/contextual.hpp"
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/models.hpp"
 #include "reproduce_paper/problems.hpp"
@@ -257,6 +258,15 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
              "developer may look at while choosing them (default --seed 7), no arm mean in common",
              {"evaluation", "tuning"});
 
+  contextual_options ctx;
+  auto* contextual = add_job(app, "contextual", "Shuttle, Satellite and digits as contextual bandits (scripts/contextual-data)",
+                             ctx.common, "results/contextual", ctx.horizon, "Most rounds per trial: T = min(n, this)");
+  add_integer(*contextual, "--trials,-R", ctx.trials, "Permutations of the rows per data set and policy", 1);
+  add_integer(*contextual, "--tune-trials", ctx.tune_trials, "Permutations per candidate setting when tuning; 0: defaults", 0);
+  contextual->add_option("--data", ctx.data, "scripts/contextual-data's cache folder")->capture_default_str();
+  contextual->add_option("--datasets", ctx.datasets, "Only these data sets (shuttle, satellite, digits)")->delimiter(',');
+  contextual->add_option("--policies", ctx.policies, "Only these policies (names as in the tables)")->delimiter(',');
+
   const auto usage = [&](const std::string& message) {
     err << "reproduce_paper: " << message << "\nRun with --help for more information.\n";
     return 2;
@@ -270,7 +280,7 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
     if (error.get_exit_code() != 0 && app.get_subcommands().empty()) {
       const auto rest = app.remaining();
       if (!rest.empty() && !rest.front().empty() && rest.front().front() != '-') {
-        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune, models, study, problems");
+        return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: figure1, ablation, tune, models, study, problems, contextual");
       }
     }
     return app.exit(error, out, err) == 0 ? 0 : 2;  // 0: --help, --version
@@ -298,6 +308,12 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
       const auto result = run_problems(pro);
       print_grid_summary(out, "problems", result.table, result.policy_rounds, wall(), pro.common,
                          result.policies, result.seconds_per_policy);
+    } else if (contextual->parsed()) {
+      ctx.args = args;
+      const auto result = run_contextual(ctx);
+      out << result.table << '\n';
+      std::snprintf(line, sizeof line, "contextual: %lld policy-rounds in %.2f s wall; outputs in ", result.policy_rounds, wall());
+      out << line << ctx.common.out.string() << '\n';
     } else if (ablation->parsed()) {
       out << run_ablation(abl) << '\n';
       std::snprintf(line, sizeof line, "ablation: %.2f s wall; outputs in ", wall());

@@ -1,0 +1,127 @@
+#pragma once
+// The contextual job's policies, each with the parameter the issue tunes and the same number
+// of candidate settings (the same tuning budget): one entry per policy, type-erased at the
+// level of a whole run so that the job is one loop over entries.
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include <sabandit/contextual/classification_env.hpp>
+#include <sabandit/contextual/simulate.hpp>
+#include <sabandit/random/bits.hpp>
+
+#include "reproduce_paper/cancel.hpp"
+
+namespace repro {
+
+/// A ContextualEnvironment whose every next_context first checks for a stop request (SIGINT,
+/// SIGTERM): contexts and rewards, and so results, are those of `Env` itself.
+template <class Env>
+struct cancellable_contextual {
+  Env env;
+  [[nodiscard]] Eigen::Index num_arms() const { return env.num_arms(); }
+  [[nodiscard]] Eigen::Index context_size() const { return env.context_size(); }
+  template <class URBG>
+  sabandit::vector_cref next_context(URBG& gen) {
+    if (cancel_requested()) throw_if_cancelled();
+    return env.next_context(gen);
+  }
+  [[nodiscard]] double mean(Eigen::Index arm) const { return env.mean(arm); }
+  template <class URBG>
+  double pull(Eigen::Index arm, URBG& gen) {
+    return env.pull(arm, gen);
+  }
+};
+
+/// One run of a policy setting: R trials on a data set.
+using contextual_run = std::function<sabandit::contextual::run_result(
+    const sabandit::contextual::classification_env& env, std::size_t setting,
+    const sabandit::run_config& config, const std::vector<Eigen::Index>& also_record,
+    const std::function<void()>& on_trial)>;
+
+/// A policy of the job: its name, its candidate settings (tuned over on seeds disjoint from the
+/// reported ones) and the one used untuned.
+struct contextual_policy {
+  std::string name;                   ///< "LinUCB": the tables' and plots' label
+  std::vector<std::string> settings;  ///< "alpha = 0.1": one per candidate
+  std::size_t untuned = 0;            ///< the index of the default setting (--no-tune)
+  contextual_run run;
+};
+
+/// An entry whose setting i builds its policy as `make(K, d, i)`.
+template <class Make>
+contextual_policy policy_entry(std::string name, std::vector<std::string> settings,
+                               std::size_t untuned, Make make) {
+  contextual_policy entry{std::move(name), std::move(settings), untuned, {}};
+  entry.run = [make](const sabandit::contextual::classification_env& env, std::size_t setting,
+                     const sabandit::run_config& config, const std::vector<Eigen::Index>& also_record,
+                     const std::function<void()>& on_trial) {
+    const Eigen::Index k = env.num_arms();
+    const Eigen::Index d = env.context_size();
+    return sabandit::contextual::simulate(
+        cancellable_contextual<sabandit::contextual::classification_env>{env},
+        [&](Eigen::Index) { return make(k, d, setting); }, config, also_record, on_trial);
+  };
+  return entry;
+}
+
+/// An entry with one tuned parameter: setting i is `make(K, d, values[i])`, shown as
+/// "<parameter> = <value>"; `untuned` must be one of the values.
+template <class Make>
+contextual_policy one_parameter_policy(std::string name, const std::string& parameter,
+                                       std::vector<double> values, double untuned, Make make) {
+  std::vector<std::string> settings;
+  std::size_t untuned_index = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%s = %g", parameter.c_str(), values[i]);
+    settings.emplace_back(text);
+    if (values[i] == untuned) untuned_index = i;
+  }
+  return policy_entry(std::move(name), std::move(settings), untuned_index,
+                      [values = std::move(values), make](Eigen::Index k, Eigen::Index d, std::size_t i) {
+                        return make(k, d, values.at(i));
+                      });
+}
+
+/// A uniformly random arm whatever the context: the job's reference of no learning, whose
+/// expected regret is T (1 - 1/K) on any data set.
+class uniform_random_policy {
+ public:
+  /// K arms, contexts of size d.
+  uniform_random_policy(Eigen::Index arms, Eigen::Index d) : arms_(arms), d_(d) {}
+  /// K.
+  [[nodiscard]] Eigen::Index num_arms() const { return arms_; }
+  /// d.
+  [[nodiscard]] Eigen::Index context_size() const { return d_; }
+  /// A uniform arm (the context is checked, not used).
+  template <class URBG>
+  Eigen::Index select(const sabandit::vector_cref& x, URBG& gen) {
+    sabandit::contextual::require_context(x, d_);
+    return static_cast<Eigen::Index>(sabandit::uniform_index(gen, static_cast<std::uint64_t>(arms_)));
+  }
+  /// Learns nothing.
+  template <class URBG>
+  void update(const sabandit::vector_cref& x, Eigen::Index /*arm*/, double /*reward*/, URBG& /*gen*/) {
+    sabandit::contextual::require_context(x, d_);
+  }
+
+ private:
+  Eigen::Index arms_;
+  Eigen::Index d_;
+};
+
+/// Every policy of the job, in the tables' order.
+inline std::vector<contextual_policy> contextual_policies() {
+  std::vector<contextual_policy> policies;
+  policies.push_back(policy_entry("uniform", {"(none)"}, 0, [](Eigen::Index k, Eigen::Index d, std::size_t) {
+    return uniform_random_policy(k, d);
+  }));
+  return policies;
+}
+
+}  // namespace repro
