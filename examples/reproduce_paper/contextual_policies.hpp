@@ -88,8 +88,9 @@ contextual_policy one_parameter_policy(std::string name, const std::string& para
                       });
 }
 
-/// A uniformly random arm whatever the context: the job's reference of no learning, whose
-/// expected regret is T (1 - 1/K) on any data set.
+/// A uniformly random arm whatever the context, one uniform_index draw per select (the
+/// simulator's test replays it): the job's reference of no learning, whose expected regret is
+/// T (1 - 1/K) on any data set.
 class uniform_random_policy {
  public:
   /// K arms, contexts of size d.

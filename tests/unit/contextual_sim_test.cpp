@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "reproduce_paper/contextual_data.hpp"
+#include "reproduce_paper/contextual_policies.hpp"
 #include "sabandit/contextual/classification_env.hpp"
 #include "sabandit/contextual/linear_env.hpp"
 #include "sabandit/contextual/simulate.hpp"
@@ -21,27 +22,8 @@ using namespace sabandit::contextual;
 namespace {
 
 /// A ContextualPolicy that learns nothing: a uniformly random arm, one uniform_index draw per
-/// round (what the replay below reproduces).
-class uniform_policy {
- public:
-  uniform_policy(Eigen::Index arms, Eigen::Index d) : arms_(arms), d_(d) {}
-  [[nodiscard]] Eigen::Index num_arms() const { return arms_; }
-  [[nodiscard]] Eigen::Index context_size() const { return d_; }
-  template <class URBG>
-  Eigen::Index select(const vector_cref& x, URBG& gen) {
-    require_context(x, d_);
-    return static_cast<Eigen::Index>(uniform_index(gen, static_cast<std::uint64_t>(arms_)));
-  }
-  template <class URBG>
-  void update(const vector_cref& x, Eigen::Index arm, double /*reward*/, URBG& /*gen*/) {
-    require_context(x, d_);
-    detail::require_arm(arm, arms_);
-  }
-
- private:
-  Eigen::Index arms_;
-  Eigen::Index d_;
-};
+/// round (what the replay below reproduces). The job's reference row.
+using uniform_policy = repro::uniform_random_policy;
 
 /// Always `arm`, whatever the context: returns an arm outside [0, K) when asked to.
 struct constant_policy {
