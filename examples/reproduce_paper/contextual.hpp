@@ -92,7 +92,7 @@ inline policy_style contextual_style(const std::string& policy) {
   if (policy == "TS-SGLD") return {"#009E73", 5, 2};
   if (policy == "logistic TS (Laplace)") return {"#0072B2", 2, 2};
   if (policy == "linear TS") return {"#56B4E9", 4, 2};
-  if (policy == "LinUCB") return {"#CC79A7", 3, 2};
+  if (policy == "LinUCB") return {"#CC79A7", 1, 2};
   if (policy == "eps-greedy") return {"#E69F00", 2, 2};
   return {"#000000", 3, 1.5};  // uniform: the reference of no learning
 }
@@ -174,11 +174,14 @@ inline contextual_result run_contextual(const contextual_options& o) {
     }
     if (o.common.plots) {
       panel_spec regret{"cumulative regret = mistakes (mean ± 1 s.e.)", {}, false};
+      double learners_top = 0.0;  // the uniform reference's line leaves the top of the plot
       for (const auto& e : row) {
         auto line = to_series(e.policy, e.run.curve, contextual_style(e.policy));
         line.on_top = e.policy == "TS-SA";
         regret.lines.push_back(std::move(line));
+        if (e.policy != "uniform") learners_top = std::max(learners_top, e.run.curve.final_regret());
       }
+      if (learners_top > 0.0) regret.y_max = 1.25 * learners_top;
       plot_png(outputs, "contextual_" + set.spec.name + ".png",
                set.spec.title + " (d = " + std::to_string(env.context_size()) + ", K = " +
                    std::to_string(env.num_arms()) + "): " + run_text(set.horizon, o.trials) +

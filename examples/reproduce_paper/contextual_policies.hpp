@@ -11,6 +11,9 @@
 #include <Eigen/Core>
 
 #include <sabandit/contextual/classification_env.hpp>
+#include <sabandit/contextual/epsilon_greedy_ridge.hpp>
+#include <sabandit/contextual/linear_ts.hpp>
+#include <sabandit/contextual/linucb.hpp>
 #include <sabandit/contextual/simulate.hpp>
 #include <sabandit/random/bits.hpp>
 
@@ -116,9 +119,24 @@ class uniform_random_policy {
   Eigen::Index d_;
 };
 
-/// Every policy of the job, in the tables' order.
+/// Every policy of the job, in the tables' order: the disjoint-arm baselines with issue 21's
+/// parametrisations, then the uniform reference. Each tuned policy has five candidates, about
+/// a factor 3 apart around its usual default (the same budget for all).
 inline std::vector<contextual_policy> contextual_policies() {
+  using namespace sabandit::contextual;
   std::vector<contextual_policy> policies;
+  policies.push_back(one_parameter_policy("LinUCB", "alpha", {0.01, 0.03, 0.1, 0.3, 1}, 1,
+                                          [](Eigen::Index k, Eigen::Index d, double alpha) {
+                                            return linucb<>(k, d, {.alpha = alpha});
+                                          }));
+  policies.push_back(one_parameter_policy("linear TS", "v", {0.01, 0.03, 0.1, 0.3, 1}, 1,
+                                          [](Eigen::Index k, Eigen::Index d, double v) {
+                                            return linear_ts<>(k, d, {.v = v});
+                                          }));
+  policies.push_back(one_parameter_policy("eps-greedy", "eps", {0.001, 0.003, 0.01, 0.03, 0.1}, 0.1,
+                                          [](Eigen::Index k, Eigen::Index d, double eps) {
+                                            return epsilon_greedy_ridge<>(k, d, {.epsilon = eps});
+                                          }));
   policies.push_back(policy_entry("uniform", {"(none)"}, 0, [](Eigen::Index k, Eigen::Index d, std::size_t) {
     return uniform_random_policy(k, d);
   }));
