@@ -1,4 +1,4 @@
-// The contextual job through the command line, on the committed digits excerpt (T = 300): it
+// The contextual job on the committed digits excerpt (T = 300): it
 // tunes on permutations disjoint from the reported ones, writes every file it promises, and
 // gives the same regrets for any thread count. The full job is not run here.
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "reproduce_paper/cli.hpp"
+#include "reproduce_paper/contextual.hpp"
 #include "support/catch.hpp"
 #include "support/files.hpp"
 
@@ -16,12 +16,20 @@ using test_files::slurp;
 
 namespace {
 
-int run(const std::vector<std::string>& args, std::string& out) {
-  std::ostringstream o;
-  std::ostringstream e;
-  const int status = repro::run_cli(args, o, e);
-  out = o.str() + e.str();
-  return status;
+/// LinUCB and the uniform reference on the excerpt, 3 permutations, 1 for each candidate.
+repro::contextual_options small_run(const fs::path& data, const fs::path& out, unsigned threads) {
+  repro::contextual_options o;
+  o.common.out = out;
+  o.common.threads = threads;
+  o.common.plots = false;
+  o.common.record_points = 10;
+  o.trials = 3;
+  o.tune_trials = 1;
+  o.data = data;
+  o.datasets = {"digits"};
+  o.policies = {"LinUCB", "uniform"};
+  o.args = {"contextual", "--datasets", "digits"};
+  return o;
 }
 
 /// A CSV without its last column (ns per round, the machine's).
@@ -41,27 +49,19 @@ TEST_CASE("contextual: a small run on the digits excerpt writes its files", "[re
   fs::copy_file(SABANDIT_TEST_DATA_DIR "/digits_excerpt.csv", data / "digits.csv");
   const auto out1 = test_files::scratch("contextual_out1");
   const auto out2 = test_files::scratch("contextual_out2");
-  const std::vector<std::string> common{"contextual", "--data", data.string(), "--datasets", "digits",
-                                        "--policies", "LinUCB,uniform", "--trials", "3",
-                                        "--tune-trials", "1", "--no-plots", "--record-points", "10"};
-  auto args = common;
-  args.insert(args.end(), {"--threads", "1", "--out", out1.string()});
-  std::string said;
-  REQUIRE(run(args, said) == 0);
-  args = common;
-  args.insert(args.end(), {"--threads", "3", "--out", out2.string()});
-  std::string said2;
-  REQUIRE(run(args, said2) == 0);
+  const auto result = repro::run_contextual(small_run(data, out1, 1));
+  (void)repro::run_contextual(small_run(data, out2, 3));
 
   for (const char* file : {"contextual.md", "contextual.csv", "contextual_curves.csv", "contextual_tuning.csv"}) {
     INFO(file);
     CHECK(fs::exists(out1 / file));
   }
   const std::string md = slurp(out1 / "contextual.md");
-  CHECK(md.find("Command: `reproduce_paper contextual --data") != std::string::npos);
+  CHECK(md.find("Command: `reproduce_paper contextual --datasets digits`") != std::string::npos);
   CHECK(md.find("| policy | digits T/10 | digits T |") != std::string::npos);
   CHECK(md.find("| digits | 300 | 65 | 10 | 300 (T/10 = 30) | LinUCB | alpha = ") != std::string::npos);
-  CHECK(said.find("contextual: ") != std::string::npos);
+  CHECK(result.table == md);
+  CHECK(result.policy_rounds == (5 * 1 + 3 + 3) * 300);
 
   // Tuning: LinUCB's five candidates, one chosen; uniform has nothing to tune.
   const std::string tuning = slurp(out1 / "contextual_tuning.csv");
@@ -81,11 +81,11 @@ TEST_CASE("contextual: a small run on the digits excerpt writes its files", "[re
 
 TEST_CASE("contextual: bad names and missing data are reported", "[reproduce][contextual]") {
   const auto out = test_files::scratch("contextual_bad");
-  std::string said;
-  CHECK(run({"contextual", "--datasets", "iris", "--out", out.string()}, said) == 2);
-  CHECK(said.find("--datasets: unknown name 'iris'; valid: shuttle, satellite, digits") != std::string::npos);
-  CHECK(run({"contextual", "--data", "/nonexistent", "--datasets", "digits", "--out", out.string()}, said) == 1);
-  CHECK(said.find("cannot read /nonexistent/digits.csv (run scripts/contextual-data") != std::string::npos);
-  CHECK(run({"contextual", "--policies", "UCB", "--out", out.string()}, said) == 2);
-  CHECK(said.find("--policies: unknown name 'UCB'") != std::string::npos);
+  auto o = small_run("/nonexistent", out, 1);
+  CHECK_THROWS_WITH(repro::run_contextual(o), Catch::Contains("cannot read /nonexistent/digits.csv (run scripts/contextual-data"));
+  o.datasets = {"iris"};
+  CHECK_THROWS_WITH(repro::run_contextual(o), "--datasets: unknown name 'iris'; valid: shuttle, satellite, digits");
+  o.datasets = {"digits"};
+  o.policies = {"UCB"};
+  CHECK_THROWS_AS(repro::run_contextual(o), repro::usage_error);
 }
