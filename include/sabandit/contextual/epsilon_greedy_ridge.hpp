@@ -43,7 +43,10 @@ class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>
     if (to_unit_interval(random_bits64(gen)) < this->parameters().epsilon)
       return uniform_index(this->num_arms(), gen);
     return this->argmax_of(
-        x, [](Eigen::Index, double prediction, const vector_cref&, Eigen::Index) { return prediction; },
+        x,
+        [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
+          return this->prediction(block, phi);
+        },
         gen);
   }
 };

@@ -53,8 +53,10 @@ concept FeatureMap =
 /// phi(x, a) = x with one parameter vector per arm (the "disjoint" model of Li et al. 2010).
 class disjoint_features {
  public:
-  /// Contexts of `context_size` >= 1 entries.
-  explicit disjoint_features(Eigen::Index context_size) : context_size_(context_size) {
+  /// Contexts of `context_size` >= 1 entries. Implicit, so that every policy's constructor
+  /// `policy(K, map, ...)` reads `policy(K, d, ...)` for disjoint arms with contexts of size d.
+  disjoint_features(Eigen::Index context_size)  // NOLINT(google-explicit-constructor)
+      : context_size_(context_size) {
     detail::require_feature_size("context_size", context_size);
   }
   /// The length of every context.

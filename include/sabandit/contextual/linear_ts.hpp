@@ -45,9 +45,9 @@ class linear_ts : public ridge_core<Map, linear_ts_params> {
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     return this->argmax_of(
         x,
-        [&](Eigen::Index, double prediction, const vector_cref& phi, Eigen::Index block) {
-          const double sd = std::sqrt(this->inverse_quadratic(block, phi)) * this->parameters().v;
-          return prediction + sd * standard_normal(gen);
+        [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
+          return thompson_score(this->prediction(block, phi), this->inverse_quadratic(block, phi),
+                                this->parameters().v, gen);
         },
         gen);
   }

@@ -44,9 +44,9 @@ class linucb : public ridge_core<Map, linucb_params> {
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     return this->argmax_of(
         x,
-        [&](Eigen::Index, double prediction, const vector_cref& phi, Eigen::Index block) {
+        [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
           const double width = std::sqrt(this->inverse_quadratic(block, phi));
-          return prediction + this->parameters().alpha * width;
+          return this->prediction(block, phi) + this->parameters().alpha * width;
         },
         gen);
   }

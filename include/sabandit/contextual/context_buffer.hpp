@@ -1,0 +1,83 @@
+#pragma once
+// A buffer of (phi, reward) pairs of one parameter block, stored column by column (phi_j is
+// column j of a d x capacity matrix, so a whole buffer is one matrix product away from X^T w):
+//  - bounded (capacity B): a ring that keeps the B most recent pairs, contextual TS-SA's window
+//    for Alg. 1 line 8's gradient: constant memory, B (d + 1) doubles;
+//  - unbounded (capacity 0): the whole history, growing geometrically, for Laplace TS's MAP and
+//    TS-SGLD's mini-batches: n (d + 1) doubles after n pulls, as the paper's Table 1 has it.
+// The order of the pairs is irrelevant to every user (sums over them), so a ring overwrites its
+// oldest slot in place.
+#include <algorithm>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+
+namespace sabandit::contextual {
+
+/// (phi, reward) pairs of one block, bounded or growing (header comment).
+class context_buffer {
+ public:
+  /// `capacity` pairs in dimension d (capacity >= 1), or the whole history (capacity 0).
+  context_buffer(Eigen::Index dimension, Eigen::Index capacity)
+      : phis_(dimension, capacity), rewards_(capacity), capacity_(capacity) {}
+
+  /// What one push changes, for undo().
+  struct checkpoint {
+    Eigen::Index size;  ///< the pairs held before the push
+    Eigen::Index head;  ///< the ring's next slot before the push
+  };
+  /// The state the next push will change.
+  [[nodiscard]] checkpoint save() const noexcept { return {size_, head_}; }
+  /// Undoes the push since save(): a bounded buffer that overwrote a slot cannot get the old
+  /// pair back, so callers of a full ring restore it from their own copy (push_aside).
+  void undo(const checkpoint& saved) noexcept {
+    size_ = saved.size;
+    head_ = saved.head;
+  }
+
+  /// Appends (phi, reward); a full ring overwrites its oldest pair. A growing buffer doubles
+  /// its storage when full (amortised O(d) per push).
+  void push(const vector_cref& phi, double reward) {
+    if (capacity_ == 0 && size_ == phis_.cols()) {
+      const Eigen::Index grown = std::max<Eigen::Index>(4, 2 * size_);
+      phis_.conservativeResize(Eigen::NoChange, grown);
+      rewards_.conservativeResize(grown);
+    }
+    const Eigen::Index slot = capacity_ == 0 ? size_ : head_;
+    phis_.col(slot) = phi;
+    rewards_(slot) = reward;
+    if (capacity_ != 0) head_ = (head_ + 1) % capacity_;
+    size_ = capacity_ == 0 ? size_ + 1 : std::min(size_ + 1, capacity_);
+  }
+
+  /// The number of pairs held.
+  [[nodiscard]] Eigen::Index size() const noexcept { return size_; }
+  /// B, or 0 for a growing history.
+  [[nodiscard]] Eigen::Index capacity() const noexcept { return capacity_; }
+  /// The k-th most recent pair's slot (k = 0: the newest), k < size().
+  [[nodiscard]] Eigen::Index recent(Eigen::Index k) const noexcept {
+    if (capacity_ == 0) return size_ - 1 - k;
+    return (head_ + capacity_ - 1 - k) % capacity_;
+  }
+  /// phi of the pair in slot j (slots 0 .. size() - 1 hold the pairs, in some order).
+  [[nodiscard]] auto phi(Eigen::Index slot) const { return phis_.col(slot); }
+  /// The reward of the pair in slot j.
+  [[nodiscard]] double reward(Eigen::Index slot) const noexcept { return rewards_(slot); }
+  /// The held phis as columns (d x size()).
+  [[nodiscard]] auto phis() const { return phis_.leftCols(size_); }
+  /// The held rewards (size()).
+  [[nodiscard]] auto rewards() const { return rewards_.head(size_); }
+  /// Doubles allocated (the memory the buffer holds now): d x columns + columns.
+  [[nodiscard]] Eigen::Index allocated_doubles() const noexcept {
+    return phis_.size() + rewards_.size();
+  }
+
+ private:
+  Eigen::MatrixXd phis_;
+  Eigen::VectorXd rewards_;
+  Eigen::Index capacity_;
+  Eigen::Index size_ = 0, head_ = 0;
+};
+
+}  // namespace sabandit::contextual

@@ -1,0 +1,97 @@
+#pragma once
+// What every contextual policy shares, whatever it learns: the feature map, K, the validated
+// parameters, the context check of select, and the decision loop "score every arm on phi(x, a),
+// take the argmax with random ties" (tie_break.hpp). The ridge policies (ridge_core.hpp),
+// Laplace TS, TS-SA and TS-SGLD derive from it and add their statistics and their score.
+#include <cmath>
+#include <concepts>
+#include <random>
+#include <utility>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/contextual/concepts.hpp"
+#include "sabandit/contextual/feature_maps.hpp"
+#include "sabandit/contextual/information_factor.hpp"
+#include "sabandit/contextual/tie_break.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/random/normal.hpp"
+
+namespace sabandit::contextual {
+
+/// The shared part of a contextual policy (header comment). `Params` is the policy's parameter
+/// struct, with `p.validate()` throwing std::invalid_argument naming a bad member.
+template <FeatureMap Map, class Params>
+class policy_core {
+ public:
+  /// K.
+  [[nodiscard]] Eigen::Index num_arms() const noexcept { return scores_.size(); }
+  /// The length of every context.
+  [[nodiscard]] Eigen::Index context_size() const noexcept { return map_.context_size(); }
+  /// d, the length of phi(x, a).
+  [[nodiscard]] Eigen::Index dimension() const noexcept { return map_.dimension(); }
+  /// The number of parameter blocks (K disjoint, 1 shared).
+  [[nodiscard]] Eigen::Index blocks() const noexcept { return map_.blocks(num_arms()); }
+  /// The feature map.
+  [[nodiscard]] const Map& feature_map() const noexcept { return map_; }
+  /// The parameters, as validated at construction.
+  [[nodiscard]] const Params& parameters() const noexcept { return params_; }
+  /// The scores of the last select (the policy's index or sampled score of each arm).
+  [[nodiscard]] const Eigen::ArrayXd& scores() const noexcept { return scores_; }
+
+ protected:
+  /// K arms over `map`; `per_block` and `shared` are the policy's state in doubles, checked
+  /// against bounds::state_doubles before anything is allocated.
+  /// (`map` by reference, so that a caller may read map.dimension() in the same argument list.)
+  policy_core(Eigen::Index num_arms, Map&& map, const Params& p, Eigen::Index per_block,
+              Eigen::Index shared)
+      : map_(std::move(map)),
+        scores_(Eigen::ArrayXd::Zero(checked_arms(num_arms, map_, per_block, shared))),
+        phi_(map_.dimension()),
+        params_(validated(p)) {}
+
+  /// Checks x, sets scores(a) = score(a, phi(x, a), block of a) for every arm in arm order,
+  /// and returns the argmax with random ties.
+  template <class Score, std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index argmax_of(const vector_cref& x, Score&& score, URBG& gen) {
+    require_context(x, context_size());
+    for (Eigen::Index a = 0; a < num_arms(); ++a)
+      scores_(a) = score(a, map_.features(x, a, phi_), map_.block(a));
+    return argmax_random_ties(scores_, gen);
+  }
+  /// Checks x (require_context) and the arm, and returns phi(x, arm): every update's start.
+  [[nodiscard]] vector_cref checked_features(const vector_cref& x, Eigen::Index arm) {
+    require_context(x, context_size());
+    detail::require_arm(arm, num_arms());
+    return map_.features(x, arm, phi_);
+  }
+
+ private:
+  static Params validated(const Params& p) {
+    p.validate();
+    return p;
+  }
+  static Eigen::Index checked_arms(Eigen::Index num_arms, const Map& map, Eigen::Index per_block,
+                                   Eigen::Index shared) {
+    detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+    detail::require_state_size("a contextual policy", map.blocks(num_arms), per_block,
+                               shared + 2 * map.dimension() + num_arms);
+    return num_arms;
+  }
+
+  Map map_;
+  Eigen::ArrayXd scores_;
+  Eigen::VectorXd phi_;  // phi(x, a) for a shared map
+  Params params_;
+};
+
+/// A Thompson score: prediction + scale sqrt(q) z with z ~ N(0, 1), the draw of <phi, theta>
+/// for theta ~ N(estimate, scale^2 F^-1) where prediction = <phi, estimate> and
+/// q = phi^T F^-1 phi (one scalar normal per arm, whatever d: DESIGN.md).
+template <std::uniform_random_bit_generator URBG>
+[[nodiscard]] double thompson_score(double prediction, double q, double scale, URBG& gen) {
+  return prediction + std::sqrt(q) * scale * standard_normal(gen);
+}
+
+}  // namespace sabandit::contextual

@@ -1,0 +1,272 @@
+#pragma once
+// Contextual TS-SA (issue 21): Algorithm 1 with a context every round, in the scale-free form
+// of docs/scale-free-ts-sa.md written in d dimensions. Per parameter block k (one per arm with
+// disjoint features) it keeps
+//   theta_k                       the SA iterate (d);
+//   J_k = lambda0 I + sum_j i(eta_j) phi_j phi_j^T, as its Cholesky factor L_k, updated by rank
+//                                 one per pull (eta_j = <phi_j, theta_k> when the pair arrived):
+//                                 the Fisher information estimate, the Laplace posterior's;
+//   the last B (phi, reward) pairs (line 8's gradient; context_buffer.hpp), and a pull count;
+// O(d^2 + B d) doubles per block, whatever the horizon (doubles_per_block()).
+//
+// Decision (Alg. 1 lines 3-5): theta~_k ~ N(theta_k, tau J_k^-1), so <phi, theta~_k> is the
+// scalar normal N(<phi, theta_k>, tau |L_k^-1 phi|^2): one draw per arm.
+//
+// Update of the played block with n pulls before this one, m = n + 1 (lines 6-11), in the
+// scale-free form (the scalar derivation, docs/scale-free-ts-sa.md, with phi phi^T for |phi|^2):
+//   J    <- J + i(<phi, theta>) phi phi^T                      (the newest reward's information)
+//   g     = the mean log-likelihood gradient over the B most recent pairs, the newest included
+//   omega = theta + h P g + sqrt(2 h P) xi,  P = m J^-1           (line 8, Fisher-preconditioned)
+//   theta <- theta + gamma_n (omega - theta), gamma_n = 1 / (h (n + 1))   (line 9)
+// so the drift is gamma_n h P g = J^-1 g: the stochastic Newton (Fisher scoring) step. For
+// Gaussian rewards of variance 1 and B = 1 it is recursive least squares, whose iterate is the
+// ridge solution (lambda0 I + sum phi phi^T)^-1 sum r phi exactly (tested); for Bernoulli
+// rewards it is the extended Kalman filter of online logistic regression. The SA average keeps a
+// Langevin jitter of variance 2 / (h m) J^-1 per step, 2 / h of the posterior's summed over the
+// later steps (2 % at h = 100), as in the scalar case.
+//
+// Line 1: each arm is played Omega times (round-robin) before the block's chain starts; the
+// block then starts at the MAP of its warm-up pairs under the prior N(0, lambda0^-1 I), by
+// Newton's method (glm_map.hpp), with J the Hessian there: the warm start of the scalar TS-SA.
+// The prior enters nowhere else (line 8's target is a pure likelihood), except through J's
+// lambda0 I.
+//
+// Defaults, from the derivation rather than tuned on data (docs/contextual.md): h = 100 with the
+// Newton schedule, tau = 1 (Thompson sampling's own spread), B = 1, Omega = 1, N = 1, and the
+// prior N(0, I), the baselines' (LinUCB's and linear TS's A = I, Laplace TS's prior).
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/contextual/concepts.hpp"
+#include "sabandit/contextual/context_buffer.hpp"
+#include "sabandit/contextual/feature_maps.hpp"
+#include "sabandit/contextual/glm_map.hpp"
+#include "sabandit/contextual/glm_terms.hpp"
+#include "sabandit/contextual/information_factor.hpp"
+#include "sabandit/contextual/langevin_move.hpp"
+#include "sabandit/contextual/policy_core.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/kernels/schedules.hpp"
+#include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/support.hpp"
+
+namespace sabandit::contextual {
+
+/// Contextual TS-SA's parameters (defaults: ts_sa.hpp's header comment).
+struct ts_sa_params {
+  Eigen::Index warmup = 1;       ///< Omega >= 1: pulls of each arm before its chain starts
+  Eigen::Index window = 1;       ///< B >= 1: the recent pairs in line 8's gradient
+  Eigen::Index inner_steps = 1;  ///< N >= 1: Langevin + SA moves per update
+  /// h in (0, 1e6]: line 8's step; gamma_n = 1 / (h (n + 1)) keeps the drift a Newton step, and
+  /// the average keeps 2 / h of the posterior variance as jitter.
+  double step_size = 100.0;
+  double temperature = 1.0;      ///< tau in [1e-100, 1e100]: line 4's variance factor
+  double prior_variance = 1.0;   ///< in [1e-100, 1e100]: the prior N(0, this I); lambda0 = 1 / this
+  newton_options warm_start{};   ///< the warm start's Newton iteration
+
+  /// Throws std::invalid_argument naming a bad member.
+  void validate() const {
+    detail::require_at_least<Eigen::Index>("warmup (Omega)", warmup, 1);
+    detail::require_at_least<Eigen::Index>("window (B)", window, 1);
+    detail::require_at_least<Eigen::Index>("inner_steps (N)", inner_steps, 1);
+    detail::require_step_size("step_size (h)", step_size);
+    detail::require_scale("temperature (tau)", temperature);
+    detail::require_scale("prior_variance", prior_variance);
+    warm_start.validate();
+  }
+};
+
+/// Contextual TS-SA over any RewardModel (header comment); models ContextualPolicy. A copy is a
+/// checkpoint.
+template <RewardModel Model = gaussian_model, FeatureMap Map = disjoint_features>
+class ts_sa : public policy_core<Map, ts_sa_params> {
+  using base = policy_core<Map, ts_sa_params>;
+
+ public:
+  /// The parameters.
+  using params = ts_sa_params;
+
+  /// K arms over any feature map; `policy(K, d, ...)` is disjoint with contexts of size d.
+  ts_sa(Eigen::Index num_arms, Map map, const params& p = {}, Model model = Model{})
+      : base(num_arms, std::move(map), p,
+             doubles_per_block(map.dimension(), capacity_for(p, num_arms, map)),
+             2 * factor_doubles(map.dimension())),
+        model_(std::move(model)),
+        schedule_(1.0, p.step_size, p.step_size, 1.0),  // gamma_n = 1 / (h (n + 1))
+        theta_(Eigen::MatrixXd::Zero(this->dimension(), this->blocks())),
+        factors_(static_cast<std::size_t>(this->blocks()),
+                 information_factor(this->dimension(), 1.0 / p.prior_variance)),
+        windows_(static_cast<std::size_t>(this->blocks()),
+                 context_buffer(this->dimension(), capacity_for(p, num_arms, this->feature_map()))),
+        block_pulls_(Eigen::ArrayXd::Zero(this->blocks())),
+        arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
+        solver_(this->dimension()),
+        factor_aside_(this->dimension(), 1.0),
+        theta_aside_(this->dimension()),
+        gradient_(this->dimension()),
+        scratch_(this->dimension()),
+        terms_(this->dimension()),
+        moves_(this->dimension()) {}
+
+  /// During the warm-up, the first arm with the fewest pulls (round-robin, Alg. 1 line 1);
+  /// then lines 3-5: argmax_a <phi, theta_k> + sqrt(tau) |L_k^-1 phi| z_a, z ~ N(0, I_K) in arm
+  /// order. Throws std::invalid_argument naming "context" for a bad context.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
+    require_context(x, this->context_size());
+    Eigen::Index fewest = 0;
+    if (arm_pulls_.minCoeff(&fewest) < static_cast<double>(this->parameters().warmup))
+      return fewest;
+    const double scale = std::sqrt(this->parameters().temperature);
+    return this->argmax_of(
+        x,
+        [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
+          return thompson_score(phi.dot(theta_.col(block)),
+                                factors_[static_cast<std::size_t>(block)].inverse_quadratic(phi, scratch_),
+                                scale, gen);
+        },
+        gen);
+  }
+
+  /// Learns reward r of `arm` at x (lines 6-11, or the warm-up and its warm start). Throws
+  /// std::invalid_argument naming "context" or "reward" (outside the model's support),
+  /// std::out_of_range for the arm, std::domain_error if the chain or the warm start become
+  /// non-finite; the policy is then unchanged. No allocation after the warm start.
+  template <std::uniform_random_bit_generator URBG>
+  void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& gen) {
+    const vector_cref phi = this->checked_features(x, arm);
+    detail::require_supported_reward(model_, reward);
+    const Eigen::Index block = this->feature_map().block(arm);
+    const auto k = static_cast<std::size_t>(block);
+    const auto n = static_cast<Eigen::Index>(block_pulls_(block));
+    const Eigen::Index warm_up_pulls = this->parameters().warmup * arms_per_block();
+    auto& window = windows_[k];
+    if (n + 1 < warm_up_pulls) {  // the warm-up: record only
+      window.push(phi, reward);
+    } else if (n + 1 == warm_up_pulls) {  // line 1: the MAP of the warm-up pairs, J its Hessian
+      const auto saved = window.save();
+      window.push(phi, reward);
+      try {
+        theta_aside_.setZero();  // the prior's mean
+        solver_.solve(model_, window, this->parameters().prior_variance,
+                      this->parameters().warm_start, theta_aside_, factor_aside_);
+      } catch (...) {
+        window.undo(saved);  // the window holds every warm-up pair: nothing was overwritten
+        throw;
+      }
+      commit(block);
+    } else {
+      advance(block, phi, reward, n, gen);  // lines 6-10, aside
+      commit(block);
+      window.push(phi, reward);  // line 11
+    }
+    block_pulls_(block) += 1.0;
+    arm_pulls_(arm) += 1.0;
+  }
+
+  /// theta (d x blocks): the SA iterates (0 before a block's warm start).
+  [[nodiscard]] const Eigen::MatrixXd& parameter_estimates() const noexcept { return theta_; }
+  /// The Cholesky factor of a block's information estimate J.
+  [[nodiscard]] const information_factor& factor(Eigen::Index block) const {
+    return factors_[static_cast<std::size_t>(block)];
+  }
+  /// A block's window of recent (phi, reward) pairs.
+  [[nodiscard]] const context_buffer& window(Eigen::Index block) const {
+    return windows_[static_cast<std::size_t>(block)];
+  }
+  /// Pulls per arm.
+  [[nodiscard]] const Eigen::ArrayXd& pulls() const noexcept { return arm_pulls_; }
+  /// The reward model.
+  [[nodiscard]] const Model& model() const noexcept { return model_; }
+  /// The doubles one block holds: theta (d), J's factor (d^2), the window of `capacity` pairs
+  /// (capacity (d + 1)) and the count: O(d^2 + B d), whatever the horizon. `capacity` is
+  /// max(B, Omega x the arms of a block), so that the warm start sees every warm-up pair.
+  [[nodiscard]] static Eigen::Index doubles_per_block(Eigen::Index dimension,
+                                                      Eigen::Index capacity) noexcept {
+    return factor_doubles(dimension) + dimension + capacity * (dimension + 1) + 1;
+  }
+  /// The same for this policy.
+  [[nodiscard]] Eigen::Index doubles_per_block() const noexcept {
+    return doubles_per_block(this->dimension(), windows_.front().capacity());
+  }
+
+ private:
+  // The arms that share a block: 1 disjoint, K shared.
+  [[nodiscard]] Eigen::Index arms_per_block() const noexcept {
+    return this->num_arms() / this->blocks();
+  }
+  static Eigen::Index capacity_for(const params& p, Eigen::Index num_arms, const Map& map) {
+    p.validate();  // before the sizes are computed from it
+    detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+    const Eigen::Index arms = num_arms / map.blocks(num_arms);
+    Eigen::Index warm_up = 0;
+    if (__builtin_mul_overflow(p.warmup, arms, &warm_up) || warm_up > bounds::state_doubles)
+      detail::throw_invalid("warmup (Omega)", p.warmup, "times the arms of a block must be <= 2^31");
+    return std::max(p.window, warm_up);
+  }
+
+  // Lines 6-10 for `block` with n pulls before this one, into theta_aside_ and factor_aside_
+  // (the policy is not touched).
+  template <std::uniform_random_bit_generator URBG>
+  void advance(Eigen::Index block, const vector_cref& phi, double reward, Eigen::Index n,
+               URBG& gen) {
+    const auto k = static_cast<std::size_t>(block);
+    theta_aside_ = theta_.col(block);
+    factor_aside_ = factors_[k];
+    const double eta = phi.dot(theta_aside_);
+    const double information = glm_information(model_, phi, theta_aside_, eta, terms_);
+    gradient_ = std::sqrt(information) * phi;
+    factor_aside_.rank_one_update(gradient_);
+    const double in_hand = static_cast<double>(n) + 1.0;  // m: the newest reward is in hand
+    const double gamma = schedule_(n);
+    const context_buffer& window = windows_[k];
+    // the newest pair and the B - 1 most recent before it
+    const Eigen::Index older = std::min(window.size(), this->parameters().window - 1);
+    const double weight = 1.0 / static_cast<double>(older + 1);
+    for (Eigen::Index step = 0; step < this->parameters().inner_steps; ++step) {
+      gradient_.setZero();
+      add_gradient_term(model_, phi, theta_aside_, reward, weight, gradient_, terms_);
+      for (Eigen::Index j = 0; j < older; ++j) {
+        const Eigen::Index slot = window.recent(j);
+        add_gradient_term(model_, window.phi(slot), theta_aside_, window.reward(slot), weight,
+                          gradient_, terms_);
+      }
+      langevin_move(theta_aside_, gradient_, this->parameters().step_size, 1.0, gamma,
+                    &factor_aside_, in_hand, moves_, gen);
+    }
+  }
+
+  // Stores theta_aside_ and factor_aside_ as the block's, if finite.
+  void commit(Eigen::Index block) {
+    if (!theta_aside_.allFinite() || !factor_aside_.valid())
+      throw std::domain_error("sabandit: the contextual TS-SA chain of block " +
+                              std::to_string(block) +
+                              " became non-finite; reduce step_size (h) or check the model");
+    theta_.col(block) = theta_aside_;
+    swap(factors_[static_cast<std::size_t>(block)], factor_aside_);
+  }
+
+  Model model_;
+  polynomial_decay schedule_;
+  Eigen::MatrixXd theta_;
+  std::vector<information_factor> factors_;
+  std::vector<context_buffer> windows_;
+  Eigen::ArrayXd block_pulls_, arm_pulls_;
+  glm_map_solver solver_;
+  information_factor factor_aside_;
+  Eigen::VectorXd theta_aside_, gradient_, scratch_;
+  glm_scratch terms_;
+  langevin_scratch moves_;
+};
+
+static_assert(ContextualPolicy<ts_sa<>>);
+
+}  // namespace sabandit::contextual
