@@ -12,8 +12,11 @@
 
 #include <sabandit/contextual/classification_env.hpp>
 #include <sabandit/contextual/epsilon_greedy_ridge.hpp>
+#include <sabandit/contextual/laplace_ts.hpp>
 #include <sabandit/contextual/linear_ts.hpp>
 #include <sabandit/contextual/linucb.hpp>
+#include <sabandit/contextual/ts_sa.hpp>
+#include <sabandit/models/bernoulli.hpp>
 #include <sabandit/contextual/simulate.hpp>
 #include <sabandit/random/bits.hpp>
 
@@ -119,12 +122,27 @@ class uniform_random_policy {
   Eigen::Index d_;
 };
 
-/// Every policy of the job, in the tables' order: the disjoint-arm baselines with issue 21's
-/// parametrisations, then the uniform reference. Each tuned policy has five candidates, about
+/// Every policy of the job, in the tables' order: contextual TS-SA with the logistic model,
+/// then the disjoint-arm baselines with issue 21's parametrisations, then the uniform
+/// reference. Each tuned policy has five candidates, about
 /// a factor 3 apart around its usual default (the same budget for all).
 inline std::vector<contextual_policy> contextual_policies() {
   using namespace sabandit::contextual;
   std::vector<contextual_policy> policies;
+  // Both logistic policies tune the spread of their samples: Laplace TS's v (theta ~ N(m,
+  // v^2 H^-1)) and TS-SA's temperature tau (theta ~ N(theta_SA, tau J^-1), its one scale-free
+  // knob: h = 100 and the rest are derived, include/sabandit/contextual/ts_sa.hpp), on the
+  // same grid, tau = v^2.
+  policies.push_back(one_parameter_policy("TS-SA", "tau", {0.0001, 0.001, 0.01, 0.1, 1}, 1,
+                                          [](Eigen::Index k, Eigen::Index d, double tau) {
+                                            return ts_sa<sabandit::bernoulli_model>(
+                                                k, disjoint_features(d), {.temperature = tau});
+                                          }));
+  policies.push_back(one_parameter_policy("logistic TS (Laplace)", "v", {0.01, 0.03162, 0.1, 0.3162, 1}, 1,
+                                          [](Eigen::Index k, Eigen::Index d, double v) {
+                                            return laplace_ts<sabandit::bernoulli_model>(
+                                                k, disjoint_features(d), {.v = v});
+                                          }));
   policies.push_back(one_parameter_policy("LinUCB", "alpha", {0.01, 0.03, 0.1, 0.3, 1}, 1,
                                           [](Eigen::Index k, Eigen::Index d, double alpha) {
                                             return linucb<>(k, d, {.alpha = alpha});
