@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "baseline.hpp"
+#include "timed_rounds.hpp"
 #include "sabandit/sabandit.hpp"
 
 namespace {
@@ -59,17 +60,7 @@ template <class P>
 void run_rounds(benchmark::State& state, P policy, Eigen::Index horizon = 0) {
   round_driver driver(std::move(policy));
   const P warmed_up = driver.policy();
-  Eigen::Index played = 0;
-  for (auto _ : state) {
-    if (horizon != 0 && ++played == horizon) {
-      state.PauseTiming();
-      driver.policy() = warmed_up;
-      played = 0;
-      state.ResumeTiming();
-    }
-    driver.round();
-  }
-  state.SetItemsProcessed(state.iterations());
+  timed_rounds(state, driver, warmed_up, horizon);
   state.SetComplexityN(state.range(0));
 }
 

@@ -14,6 +14,7 @@
 #include "sabandit/contextual/linear_ts.hpp"
 #include "sabandit/contextual/linucb.hpp"
 #include "sabandit/contextual/ts_sa.hpp"
+#include "sabandit/contextual/ts_sgld.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/random/normal.hpp"
@@ -276,6 +277,11 @@ struct make_ts_sa {  // Omega = 2 and B = 3, so that the warm-up and the window 
     return contextual::ts_sa<>(3, 4, {.warmup = 2, .window = 3});
   }
 };
+struct make_ts_sgld {
+  static contextual::ts_sgld<> make() {
+    return contextual::ts_sgld<>(3, 4, {.warmup = 2, .batch_size = 3});
+  }
+};
 struct make_laplace_ts {  // Gaussian rewards: play() draws them
   static laplace_ts<gaussian_model> make() { return laplace_ts<gaussian_model>(3, 4, {.v = 0.5}); }
 };
@@ -303,7 +309,7 @@ std::vector<Eigen::Index> next_decisions(P policy, xoshiro256pp world, xoshiro25
 
 TEMPLATE_TEST_CASE("a contextual policy rejects bad input by name and stays unchanged",
                    "[contextual][errors]", make_linucb, make_linear_ts, make_epsilon_greedy,
-                   make_laplace_ts, make_ts_sa) {
+                   make_laplace_ts, make_ts_sa, make_ts_sgld) {
   auto policy = TestType::make();
   xoshiro256pp world(1), gen(2);
   play(policy, world, gen, 60);
@@ -336,7 +342,7 @@ TEMPLATE_TEST_CASE("a contextual policy rejects bad input by name and stays unch
 
 TEMPLATE_TEST_CASE("a copy of a contextual policy is a checkpoint", "[contextual][checkpoint]",
                    make_linucb, make_linear_ts, make_epsilon_greedy, make_laplace_ts,
-                   make_ts_sa) {
+                   make_ts_sa, make_ts_sgld) {
   auto policy = TestType::make();
   xoshiro256pp world(3), gen(4);
   play(policy, world, gen, 80);
@@ -543,4 +549,38 @@ TEST_CASE("contextual TS-SA rejects bad parameters by name", "[contextual][ts_sa
   xoshiro256pp gen(1);
   CHECK_THROWS_WITH(logistic.update(Eigen::VectorXd::Ones(3), 0, -1.0, gen), Catch::Contains("reward = -1"));
   CHECK(logistic.pulls()(0) == 0);
+}
+
+// --- Contextual TS-SGLD -----------------------------------------------------------------------
+
+TEST_CASE("contextual TS-SGLD's memory grows with the pulls: the whole history",
+          "[contextual][ts_sgld][memory]") {
+  // Each block keeps its n pairs: size() == n, and the storage, grown by doubling from 4, holds
+  // between n (d + 1) and 2 max(n, 4) (d + 1) doubles.
+  const Eigen::Index d = 6;
+  const linear_problem problem(3, d, 2);
+  std::vector<std::vector<std::pair<Eigen::VectorXd, double>>> data;
+  const auto policy = play_recording(contextual::ts_sgld<>(3, d), problem, 3000, data);
+  for (Eigen::Index a = 0; a < 3; ++a) {
+    const auto n = static_cast<Eigen::Index>(data[static_cast<std::size_t>(a)].size());
+    CAPTURE(a, n);
+    CHECK(policy.history(a).size() == n);
+    CHECK(policy.history(a).allocated_doubles() >= n * (d + 1));
+    CHECK(policy.history(a).allocated_doubles() <= 2 * std::max<Eigen::Index>(n, 4) * (d + 1));
+  }
+}
+
+TEST_CASE("contextual TS-SGLD's regret is sublinear on a logistic problem",
+          "[contextual][ts_sgld][regret]") {
+  // As for the others: the ratio of regret increments is at most 2^0.75 = 1.68.
+  const auto [first, second] = regret_increments<logistic_problem>(
+      2000, 8, [] { return contextual::ts_sgld<bernoulli_model>(4, 5); },
+      [](int seed) { return logistic_problem(4, 5, static_cast<std::uint64_t>(200 + seed)); });
+  CAPTURE(first, second);
+  CHECK(second <= std::pow(2.0, 0.75) * first);
+}
+
+TEST_CASE("contextual TS-SGLD rejects bad parameters by name", "[contextual][ts_sgld][errors]") {
+  CHECK_THROWS_WITH(contextual::ts_sgld<>(2, 3, {.batch_size = 0}), Catch::Contains("batch_size = 0"));
+  CHECK_THROWS_WITH(contextual::ts_sgld<>(2, 3, {.step_size = 2e6}), Catch::Contains("step_size (h) = 2"));
 }

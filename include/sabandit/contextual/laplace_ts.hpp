@@ -23,6 +23,7 @@
 #include "sabandit/contextual/glm_map.hpp"
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/contextual/policy_core.hpp"
+#include "sabandit/contextual/workspace.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/support.hpp"
@@ -63,10 +64,7 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
                  information_factor(this->dimension(), 1.0 / p.prior_variance)),
         histories_(static_cast<std::size_t>(this->blocks()),
                    context_buffer(this->dimension(), 0)),
-        solver_(this->dimension()),
-        mode_aside_(this->dimension()),
-        factor_aside_(this->dimension(), 1.0),
-        scratch_(this->dimension()) {}
+        work_(this->dimension()) {}
 
   /// argmax_a of x^T m_a + v sqrt(x^T H_a^-1 x) z_a, z ~ N(0, I_K) in arm order; throws
   /// std::invalid_argument naming "context".
@@ -77,7 +75,7 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
         [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
           const auto k = static_cast<std::size_t>(block);
           return thompson_score(phi.dot(modes_.col(block)),
-                                factors_[k].inverse_quadratic(phi, scratch_),
+                                factors_[k].inverse_quadratic(phi, work_.vector),
                                 this->parameters().v, gen);
         },
         gen);
@@ -89,22 +87,12 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
   /// non-finite; the policy is then unchanged.
   template <std::uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& /*gen*/) {
-    const vector_cref phi = this->checked_features(x, arm);
-    detail::require_supported_reward(model_, reward);
-    const Eigen::Index block = this->feature_map().block(arm);
+    const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
     auto& history = histories_[static_cast<std::size_t>(block)];
-    const auto saved = history.save();
-    history.push(phi, reward);
-    try {
-      mode_aside_ = modes_.col(block);
-      solver_.solve(model_, history, this->parameters().prior_variance, this->parameters().newton,
-                    mode_aside_, factor_aside_);
-    } catch (...) {
-      history.undo(saved);
-      throw;
-    }
-    modes_.col(block) = mode_aside_;
-    swap(factors_[static_cast<std::size_t>(block)], factor_aside_);
+    work_.push_and_fit(model_, history, phi, reward, modes_.col(block),
+                       this->parameters().prior_variance, this->parameters().newton);
+    modes_.col(block) = work_.theta;
+    swap(factors_[static_cast<std::size_t>(block)], work_.factor);
   }
 
   /// The MAP m of each block (d x blocks).
@@ -125,10 +113,7 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
   Eigen::MatrixXd modes_;
   std::vector<information_factor> factors_;
   std::vector<context_buffer> histories_;
-  glm_map_solver solver_;
-  Eigen::VectorXd mode_aside_;
-  information_factor factor_aside_;
-  Eigen::VectorXd scratch_;
+  workspace work_;
 };
 
 static_assert(ContextualPolicy<laplace_ts<>>);

@@ -5,6 +5,7 @@
 // Laplace TS, TS-SA and TS-SGLD derive from it and add their statistics and their score.
 #include <cmath>
 #include <concepts>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -16,6 +17,7 @@
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/contextual/tie_break.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/models/support.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit::contextual {
@@ -60,11 +62,21 @@ class policy_core {
       scores_(a) = score(a, map_.features(x, a, phi_), map_.block(a));
     return argmax_random_ties(scores_, gen);
   }
-  /// Checks x (require_context) and the arm, and returns phi(x, arm): every update's start.
-  [[nodiscard]] vector_cref checked_features(const vector_cref& x, Eigen::Index arm) {
+  /// What an update learns from: phi(x, arm) and the arm's block.
+  struct pull {
+    vector_cref phi;     ///< phi(x, arm)
+    Eigen::Index block;  ///< the parameter block of the arm
+  };
+  /// Every update's start: checks x (require_context), the arm, and the reward against the
+  /// model's support and the numeric contract (models/support.hpp), then returns phi(x, arm)
+  /// and its block.
+  template <class Model>
+  [[nodiscard]] pull checked_pull(const vector_cref& x, Eigen::Index arm, double reward,
+                                  const Model& model) {
     require_context(x, context_size());
     detail::require_arm(arm, num_arms());
-    return map_.features(x, arm, phi_);
+    detail::require_supported_reward(model, reward);
+    return {map_.features(x, arm, phi_), map_.block(arm)};
   }
 
  private:
@@ -85,6 +97,15 @@ class policy_core {
   Eigen::VectorXd phi_;  // phi(x, a) for a shared map
   Params params_;
 };
+
+/// Alg. 1 line 1's warm-up: the first arm with the fewest pulls while that is below `warmup`
+/// (round-robin), else none.
+[[nodiscard]] inline std::optional<Eigen::Index> warm_up_arm(const Eigen::ArrayXd& pulls,
+                                                             Eigen::Index warmup) {
+  Eigen::Index fewest = 0;
+  if (pulls.minCoeff(&fewest) < static_cast<double>(warmup)) return fewest;
+  return std::nullopt;
+}
 
 /// A Thompson score: prediction + scale sqrt(q) z with z ~ N(0, 1), the draw of <phi, theta>
 /// for theta ~ N(estimate, scale^2 F^-1) where prediction = <phi, estimate> and

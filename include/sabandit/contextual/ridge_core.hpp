@@ -17,6 +17,9 @@
 
 namespace sabandit::contextual {
 
+/// The ridge policies' rewards: any within the numeric contract (no declared support).
+struct unrestricted_rewards {};
+
 /// The shared state and mechanics of the ridge policies (header comment); they derive from it
 /// and inherit its constructors.
 template <FeatureMap Map, class Params>
@@ -44,9 +47,9 @@ class ridge_core : public policy_core<Map, Params> {
   /// std::domain_error if the statistics would overflow; the policy is then unchanged.
   template <std::uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& /*gen*/) {
-    const vector_cref phi = this->checked_features(x, arm);
-    detail::require_reward(reward);
-    stats_.add(this->feature_map().block(arm), phi, reward);
+    // No model: every reward within the numeric contract (errors.hpp).
+    const auto [phi, block] = this->checked_pull(x, arm, reward, unrestricted_rewards{});
+    stats_.add(block, phi, reward);
   }
 
  protected:

@@ -53,6 +53,7 @@
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/contextual/langevin_move.hpp"
 #include "sabandit/contextual/policy_core.hpp"
+#include "sabandit/contextual/workspace.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/models/gaussian.hpp"
@@ -74,13 +75,8 @@ struct ts_sa_params {
 
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
-    detail::require_at_least<Eigen::Index>("warmup (Omega)", warmup, 1);
+    validate_langevin(*this);
     detail::require_at_least<Eigen::Index>("window (B)", window, 1);
-    detail::require_at_least<Eigen::Index>("inner_steps (N)", inner_steps, 1);
-    detail::require_step_size("step_size (h)", step_size);
-    detail::require_scale("temperature (tau)", temperature);
-    detail::require_scale("prior_variance", prior_variance);
-    warm_start.validate();
   }
 };
 
@@ -108,13 +104,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
                  context_buffer(this->dimension(), capacity_for(p, num_arms, this->feature_map()))),
         block_pulls_(Eigen::ArrayXd::Zero(this->blocks())),
         arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
-        solver_(this->dimension()),
-        factor_aside_(this->dimension(), 1.0),
-        theta_aside_(this->dimension()),
-        gradient_(this->dimension()),
-        scratch_(this->dimension()),
-        terms_(this->dimension()),
-        moves_(this->dimension()) {}
+        work_(this->dimension()) {}
 
   /// During the warm-up, the first arm with the fewest pulls (round-robin, Alg. 1 line 1);
   /// then lines 3-5: argmax_a <phi, theta_k> + sqrt(tau) |L_k^-1 phi| z_a, z ~ N(0, I_K) in arm
@@ -122,15 +112,13 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     require_context(x, this->context_size());
-    Eigen::Index fewest = 0;
-    if (arm_pulls_.minCoeff(&fewest) < static_cast<double>(this->parameters().warmup))
-      return fewest;
+    if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
     const double scale = std::sqrt(this->parameters().temperature);
     return this->argmax_of(
         x,
         [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
           return thompson_score(phi.dot(theta_.col(block)),
-                                factors_[static_cast<std::size_t>(block)].inverse_quadratic(phi, scratch_),
+                                factors_[static_cast<std::size_t>(block)].inverse_quadratic(phi, work_.vector),
                                 scale, gen);
         },
         gen);
@@ -142,9 +130,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   /// non-finite; the policy is then unchanged. No allocation after the warm start.
   template <std::uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& gen) {
-    const vector_cref phi = this->checked_features(x, arm);
-    detail::require_supported_reward(model_, reward);
-    const Eigen::Index block = this->feature_map().block(arm);
+    const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
     const auto k = static_cast<std::size_t>(block);
     const auto n = static_cast<Eigen::Index>(block_pulls_(block));
     const Eigen::Index warm_up_pulls = this->parameters().warmup * arms_per_block();
@@ -152,16 +138,10 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
     if (n + 1 < warm_up_pulls) {  // the warm-up: record only
       window.push(phi, reward);
     } else if (n + 1 == warm_up_pulls) {  // line 1: the MAP of the warm-up pairs, J its Hessian
-      const auto saved = window.save();
-      window.push(phi, reward);
-      try {
-        theta_aside_.setZero();  // the prior's mean
-        solver_.solve(model_, window, this->parameters().prior_variance,
-                      this->parameters().warm_start, theta_aside_, factor_aside_);
-      } catch (...) {
-        window.undo(saved);  // the window holds every warm-up pair: nothing was overwritten
-        throw;
-      }
+      // The window holds every warm-up pair (its capacity is at least Omega x the block's
+      // arms), so a failed fit takes nothing out that it had.
+      work_.push_and_fit(model_, window, phi, reward, Eigen::VectorXd::Zero(this->dimension()),
+                         this->parameters().prior_variance, this->parameters().warm_start);
       commit(block);
     } else {
       advance(block, phi, reward, n, gen);  // lines 6-10, aside
@@ -213,18 +193,18 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
     return std::max(p.window, warm_up);
   }
 
-  // Lines 6-10 for `block` with n pulls before this one, into theta_aside_ and factor_aside_
+  // Lines 6-10 for `block` with n pulls before this one, into work_.theta and work_.factor
   // (the policy is not touched).
   template <std::uniform_random_bit_generator URBG>
   void advance(Eigen::Index block, const vector_cref& phi, double reward, Eigen::Index n,
                URBG& gen) {
     const auto k = static_cast<std::size_t>(block);
-    theta_aside_ = theta_.col(block);
-    factor_aside_ = factors_[k];
-    const double eta = phi.dot(theta_aside_);
-    const double information = glm_information(model_, phi, theta_aside_, eta, terms_);
-    gradient_ = std::sqrt(information) * phi;
-    factor_aside_.rank_one_update(gradient_);
+    work_.theta = theta_.col(block);
+    work_.factor = factors_[k];
+    const double eta = phi.dot(work_.theta);
+    const double information = glm_information(model_, phi, work_.theta, eta, work_.terms);
+    work_.gradient = std::sqrt(information) * phi;
+    work_.factor.rank_one_update(work_.gradient);
     const double in_hand = static_cast<double>(n) + 1.0;  // m: the newest reward is in hand
     const double gamma = schedule_(n);
     const context_buffer& window = windows_[k];
@@ -232,26 +212,26 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
     const Eigen::Index older = std::min(window.size(), this->parameters().window - 1);
     const double weight = 1.0 / static_cast<double>(older + 1);
     for (Eigen::Index step = 0; step < this->parameters().inner_steps; ++step) {
-      gradient_.setZero();
-      add_gradient_term(model_, phi, theta_aside_, reward, weight, gradient_, terms_);
+      work_.gradient.setZero();
+      add_gradient_term(model_, phi, work_.theta, reward, weight, work_.gradient, work_.terms);
       for (Eigen::Index j = 0; j < older; ++j) {
         const Eigen::Index slot = window.recent(j);
-        add_gradient_term(model_, window.phi(slot), theta_aside_, window.reward(slot), weight,
-                          gradient_, terms_);
+        add_gradient_term(model_, window.phi(slot), work_.theta, window.reward(slot), weight,
+                          work_.gradient, work_.terms);
       }
-      langevin_move(theta_aside_, gradient_, this->parameters().step_size, 1.0, gamma,
-                    &factor_aside_, in_hand, moves_, gen);
+      langevin_move(work_.theta, work_.gradient, this->parameters().step_size, 1.0, gamma,
+                    &work_.factor, in_hand, work_.moves, gen);
     }
   }
 
-  // Stores theta_aside_ and factor_aside_ as the block's, if finite.
+  // Stores work_.theta and work_.factor as the block's, if finite.
   void commit(Eigen::Index block) {
-    if (!theta_aside_.allFinite() || !factor_aside_.valid())
+    if (!work_.theta.allFinite() || !work_.factor.valid())
       throw std::domain_error("sabandit: the contextual TS-SA chain of block " +
                               std::to_string(block) +
                               " became non-finite; reduce step_size (h) or check the model");
-    theta_.col(block) = theta_aside_;
-    swap(factors_[static_cast<std::size_t>(block)], factor_aside_);
+    theta_.col(block) = work_.theta;
+    swap(factors_[static_cast<std::size_t>(block)], work_.factor);
   }
 
   Model model_;
@@ -260,11 +240,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   std::vector<information_factor> factors_;
   std::vector<context_buffer> windows_;
   Eigen::ArrayXd block_pulls_, arm_pulls_;
-  glm_map_solver solver_;
-  information_factor factor_aside_;
-  Eigen::VectorXd theta_aside_, gradient_, scratch_;
-  glm_scratch terms_;
-  langevin_scratch moves_;
+  workspace work_;
 };
 
 static_assert(ContextualPolicy<ts_sa<>>);

@@ -1,0 +1,183 @@
+#pragma once
+// Contextual TS-SGLD: Langevin Monte Carlo Thompson sampling (Xu, Zheng, Wang, Zhang, Gu and
+// Tan 2022, "Langevin Monte Carlo for contextual bandits"; Mazumdar et al. 2020's TS-SGLD in
+// the contextual setting), with a uniform mini-batch of the block's whole history. Per block k
+// it keeps theta_k and every (phi, reward) pair it has seen: memory that grows with the pulls,
+// n (d + 1) doubles after n (as the paper's Table 1 has TS-SGLD's), against contextual TS-SA's
+// constant O(d^2 + B d). Every round, every block's chain takes N moves
+//   theta <- theta + h' (g + (1/n) grad log pi) + sqrt(tau / n) sqrt(2 h') xi,
+// g the mean log-likelihood gradient over a mini-batch drawn uniformly with replacement from
+// the block's n pairs, pi = N(0, v0 I): the tempered posterior exp((n F_n + log pi) / tau) as
+// in the library's ts_sgld. The decision is argmax_a <phi(x, a), theta_k>, at the last iterate.
+// The move is contextual TS-SA's (langevin_move.hpp) without preconditioner or average.
+//
+// Step size. On the mean gradient the chain is stable for h below 2 / L, L the curvature of one
+// reward's log-likelihood, i(eta) |phi|^2: contexts of d standardised features have |phi|^2
+// near d. So the step is h' = h / s with s the block's mean |phi|^2 (over its pairs): `h` is in
+// units of one reward's curvature at unit information whatever d or the contexts' scale.
+// Before its Omega warm-up pulls a block does not move; at the last one it starts at the MAP of
+// its pairs (glm_map.hpp), as contextual TS-SA does.
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/contextual/concepts.hpp"
+#include "sabandit/contextual/context_buffer.hpp"
+#include "sabandit/contextual/feature_maps.hpp"
+#include "sabandit/contextual/glm_map.hpp"
+#include "sabandit/contextual/glm_terms.hpp"
+#include "sabandit/contextual/information_factor.hpp"
+#include "sabandit/contextual/langevin_move.hpp"
+#include "sabandit/contextual/policy_core.hpp"
+#include "sabandit/contextual/tie_break.hpp"
+#include "sabandit/contextual/workspace.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/support.hpp"
+
+namespace sabandit::contextual {
+
+/// Contextual TS-SGLD's parameters.
+struct ts_sgld_params {
+  Eigen::Index warmup = 1;       ///< Omega >= 1: pulls of each arm before its chain starts
+  Eigen::Index batch_size = 32;  ///< >= 1: the mini-batch drawn from the history per move
+  Eigen::Index inner_steps = 1;  ///< N >= 1: moves per block per round
+  /// h in (0, 1e6], in units of one reward's curvature (header comment): stable below 2 for
+  /// unit information; 0.1 as the library's ts_sgld.
+  double step_size = 0.1;
+  double temperature = 1.0;      ///< tau in [1e-100, 1e100]: the posterior variance factor
+  double prior_variance = 1.0;   ///< in [1e-100, 1e100]: the prior N(0, this I)
+  newton_options warm_start{};   ///< the warm start's Newton iteration
+
+  /// Throws std::invalid_argument naming a bad member.
+  void validate() const {
+    validate_langevin(*this);
+    detail::require_at_least<Eigen::Index>("batch_size", batch_size, 1);
+  }
+};
+
+/// Contextual TS-SGLD over any RewardModel (header comment); models ContextualPolicy. A copy is
+/// a checkpoint.
+template <RewardModel Model = gaussian_model, FeatureMap Map = disjoint_features>
+class ts_sgld : public policy_core<Map, ts_sgld_params> {
+  using base = policy_core<Map, ts_sgld_params>;
+
+ public:
+  /// The parameters.
+  using params = ts_sgld_params;
+
+  /// K arms over any feature map; `policy(K, d, ...)` is disjoint with contexts of size d.
+  ts_sgld(Eigen::Index num_arms, Map map, const params& p = {}, Model model = Model{})
+      : base(num_arms, std::move(map), p, map.dimension() + 2, 2 * factor_doubles(map.dimension())),
+        model_(std::move(model)),
+        theta_(Eigen::MatrixXd::Zero(this->dimension(), this->blocks())),
+        next_(theta_),
+        histories_(static_cast<std::size_t>(this->blocks()), context_buffer(this->dimension(), 0)),
+        squared_norms_(Eigen::ArrayXd::Zero(this->blocks())),
+        arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
+        work_(this->dimension()) {}
+
+  /// During the warm-up, the first arm with the fewest pulls (round-robin); then every started
+  /// block's chain moves N times (all or nothing: std::domain_error if one becomes non-finite,
+  /// the chains then unchanged) and the argmax_a <phi(x, a), theta_k> is played (random ties).
+  /// Throws std::invalid_argument naming "context" for a bad context.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
+    require_context(x, this->context_size());
+    if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
+    next_ = theta_;
+    for (Eigen::Index block = 0; block < this->blocks(); ++block) move(block, gen);
+    if (!next_.allFinite())
+      throw std::domain_error(
+          "sabandit: a contextual TS-SGLD chain became non-finite; reduce step_size (h)");
+    theta_.swap(next_);
+    return this->argmax_of(
+        x, [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
+          return phi.dot(theta_.col(block));
+        },
+        gen);
+  }
+
+  /// Appends (phi, r) to the block's history; the block's last warm-up pull starts its chain at
+  /// the MAP of its pairs. Throws std::invalid_argument naming "context" or "reward",
+  /// std::out_of_range for the arm, std::domain_error if the warm start becomes non-finite; the
+  /// policy is then unchanged.
+  template <std::uniform_random_bit_generator URBG>
+  void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& /*gen*/) {
+    const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
+    const double norm2 = phi.squaredNorm();  // the step's scale and every gradient term's
+    if (!std::isfinite(squared_norms_(block) + norm2) || !std::isfinite(reward * std::sqrt(norm2)))
+      throw std::domain_error("sabandit: the context of arm " + std::to_string(arm) +
+                              " would make the contextual TS-SGLD gradients overflow; scale the "
+                              "contexts or rewards down");
+    auto& history = histories_[static_cast<std::size_t>(block)];
+    if (history.size() + 1 == this->parameters().warmup * arms_per_block()) {
+      // line 1: the chain starts at the MAP of the warm-up pairs
+      work_.push_and_fit(model_, history, phi, reward, Eigen::VectorXd::Zero(this->dimension()),
+                         this->parameters().prior_variance, this->parameters().warm_start);
+      theta_.col(block) = work_.theta;
+    } else {
+      history.push(phi, reward);
+    }
+    squared_norms_(block) += norm2;
+    arm_pulls_(arm) += 1.0;
+  }
+
+  /// theta (d x blocks): each chain's last iterate.
+  [[nodiscard]] const Eigen::MatrixXd& parameter_estimates() const noexcept { return theta_; }
+  /// A block's history: every (phi, reward) pair it has seen (growing memory).
+  [[nodiscard]] const context_buffer& history(Eigen::Index block) const {
+    return histories_[static_cast<std::size_t>(block)];
+  }
+  /// Pulls per arm.
+  [[nodiscard]] const Eigen::ArrayXd& pulls() const noexcept { return arm_pulls_; }
+  /// The reward model.
+  [[nodiscard]] const Model& model() const noexcept { return model_; }
+
+ private:
+  [[nodiscard]] Eigen::Index arms_per_block() const noexcept {
+    return this->num_arms() / this->blocks();
+  }
+
+  // N moves of a started block's chain, in next_.
+  template <std::uniform_random_bit_generator URBG>
+  void move(Eigen::Index block, URBG& gen) {
+    const auto& history = histories_[static_cast<std::size_t>(block)];
+    const Eigen::Index n = history.size();
+    if (n < this->parameters().warmup * arms_per_block()) return;
+    const params& p = this->parameters();
+    const double pulls = static_cast<double>(n);
+    const double mean_norm = squared_norms_(block) / pulls;  // 0 only if every phi was 0
+    const double step = p.step_size / (mean_norm > 0.0 ? mean_norm : 1.0);
+    const double weight = 1.0 / static_cast<double>(p.batch_size);
+    work_.theta = next_.col(block);
+    for (Eigen::Index s = 0; s < p.inner_steps; ++s) {
+      work_.gradient = work_.theta * (-1.0 / (pulls * p.prior_variance));  // (1/n) grad log pi
+      for (Eigen::Index j = 0; j < p.batch_size; ++j) {
+        const Eigen::Index slot = uniform_index(n, gen);
+        add_gradient_term(model_, history.phi(slot), work_.theta, history.reward(slot), weight,
+                          work_.gradient, work_.terms);
+      }
+      langevin_move(work_.theta, work_.gradient, step, std::sqrt(p.temperature / pulls), 1.0,
+                    nullptr, 1.0, work_.moves, gen);
+    }
+    next_.col(block) = work_.theta;
+  }
+
+  Model model_;
+  Eigen::MatrixXd theta_, next_;
+  std::vector<context_buffer> histories_;
+  Eigen::ArrayXd squared_norms_;  // sum |phi|^2 per block (the step's scale)
+  Eigen::ArrayXd arm_pulls_;
+  workspace work_;
+};
+
+static_assert(ContextualPolicy<ts_sgld<>>);
+
+}  // namespace sabandit::contextual

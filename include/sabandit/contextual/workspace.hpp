@@ -1,0 +1,71 @@
+#pragma once
+// The scratch of a contextual policy over a reward model (Laplace TS, TS-SA, TS-SGLD): an
+// update or a chain's moves are computed here, aside, and committed only when they succeed
+// (the strong guarantee), and nothing is allocated per round. Not state: a saved policy does
+// not save it, and a copy's is overwritten before it is read.
+#include <stdexcept>
+
+#include <Eigen/Core>
+
+#include "sabandit/concepts.hpp"
+#include "sabandit/contextual/context_buffer.hpp"
+#include "sabandit/contextual/glm_map.hpp"
+#include "sabandit/contextual/glm_terms.hpp"
+#include "sabandit/contextual/information_factor.hpp"
+#include "sabandit/contextual/langevin_move.hpp"
+#include "sabandit/errors.hpp"
+
+namespace sabandit::contextual {
+
+/// Scratch of size d for the model-based contextual policies (header comment).
+struct workspace {
+  /// For dimension d.
+  explicit workspace(Eigen::Index dimension)
+      : solver(dimension), factor(dimension, 1.0), theta(dimension), gradient(dimension),
+        vector(dimension), terms(dimension), moves(dimension) {}
+  glm_map_solver solver;       ///< Newton's method for a MAP (Laplace TS, warm starts)
+  information_factor factor;   ///< a block's factor, updated aside
+  Eigen::VectorXd theta;       ///< a block's parameter, updated aside
+  Eigen::VectorXd gradient;    ///< a gradient (or the rank-one update's vector)
+  Eigen::VectorXd vector;      ///< the decision's triangular solve
+  glm_scratch terms;           ///< glm_terms.hpp's scratch
+  langevin_scratch moves;      ///< langevin_move.hpp's scratch
+
+  /// Appends (phi, r) to `data`, then solves the MAP over all of `data` under N(0,
+  /// prior_variance I) from `start` into `theta`, with H's factor in `factor` (glm_map.hpp):
+  /// Laplace TS's update and the Langevin policies' warm start. If that throws, the pair is
+  /// taken out again (`data` must not be a full ring, whose oldest pair the push overwrites)
+  /// and the exception propagates.
+  template <RewardModel Model>
+  void push_and_fit(const Model& model, context_buffer& data, const vector_cref& phi,
+                    double reward, const vector_cref& start, double prior_variance,
+                    const newton_options& options) {
+    const auto saved = data.save();
+    data.push(phi, reward);
+    try {
+      theta = start;
+      solver.solve(model, data, prior_variance, options, theta, factor);
+      if (!theta.allFinite())
+        throw std::domain_error("sabandit: a contextual MAP became non-finite; scale the "
+                                "contexts or rewards down");
+    } catch (...) {
+      data.undo(saved);
+      throw;
+    }
+  }
+};
+
+/// Throws std::invalid_argument naming the member unless the parameters every Langevin policy
+/// shares are valid: warmup >= 1, inner_steps >= 1, step_size in (0, 1e6], temperature and
+/// prior_variance in [1e-100, 1e100], and the warm start's Newton options.
+template <class Params>
+void validate_langevin(const Params& p) {
+  detail::require_at_least<Eigen::Index>("warmup (Omega)", p.warmup, 1);
+  detail::require_at_least<Eigen::Index>("inner_steps (N)", p.inner_steps, 1);
+  detail::require_step_size("step_size (h)", p.step_size);
+  detail::require_scale("temperature (tau)", p.temperature);
+  detail::require_scale("prior_variance", p.prior_variance);
+  p.warm_start.validate();
+}
+
+}  // namespace sabandit::contextual
