@@ -16,6 +16,7 @@
 #include <sabandit/contextual/linear_ts.hpp>
 #include <sabandit/contextual/linucb.hpp>
 #include <sabandit/contextual/ts_sa.hpp>
+#include <sabandit/contextual/ts_sgld.hpp>
 #include <sabandit/models/bernoulli.hpp>
 #include <sabandit/contextual/simulate.hpp>
 #include <sabandit/random/bits.hpp>
@@ -129,13 +130,19 @@ class uniform_random_policy {
 inline std::vector<contextual_policy> contextual_policies() {
   using namespace sabandit::contextual;
   std::vector<contextual_policy> policies;
-  // Both logistic policies tune the spread of their samples: Laplace TS's v (theta ~ N(m,
-  // v^2 H^-1)) and TS-SA's temperature tau (theta ~ N(theta_SA, tau J^-1), its one scale-free
-  // knob: h = 100 and the rest are derived, include/sabandit/contextual/ts_sa.hpp), on the
-  // same grid, tau = v^2.
+  // The logistic policies tune the spread of their samples: Laplace TS's v (theta ~ N(m,
+  // v^2 H^-1)) and the Langevin policies' temperature tau (TS-SA: theta ~ N(theta_SA, tau J^-1),
+  // its one scale-free knob, h = 100 and the rest derived, include/sabandit/contextual/ts_sa.hpp;
+  // TS-SGLD: the tempered posterior, its step in units of one reward's curvature), on the same
+  // grid, tau = v^2.
   policies.push_back(one_parameter_policy("TS-SA", "tau", {0.0001, 0.001, 0.01, 0.1, 1}, 1,
                                           [](Eigen::Index k, Eigen::Index d, double tau) {
                                             return ts_sa<sabandit::bernoulli_model>(
+                                                k, disjoint_features(d), {.temperature = tau});
+                                          }));
+  policies.push_back(one_parameter_policy("TS-SGLD", "tau", {0.0001, 0.001, 0.01, 0.1, 1}, 1,
+                                          [](Eigen::Index k, Eigen::Index d, double tau) {
+                                            return ts_sgld<sabandit::bernoulli_model>(
                                                 k, disjoint_features(d), {.temperature = tau});
                                           }));
   policies.push_back(one_parameter_policy("logistic TS (Laplace)", "v", {0.01, 0.03162, 0.1, 0.3162, 1}, 1,
