@@ -8,6 +8,9 @@
 // The order of the pairs is irrelevant to every user (sums over them), so a ring overwrites its
 // oldest slot in place.
 #include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -71,6 +74,33 @@ class context_buffer {
   /// Doubles allocated (the memory the buffer holds now): d x columns + columns.
   [[nodiscard]] Eigen::Index allocated_doubles() const noexcept {
     return phis_.size() + rewards_.size();
+  }
+
+  /// Saves or restores the pairs (state/persist.hpp). A ring (read into a buffer of its
+  /// capacity) saves its whole storage with its size and next slot; a history saves the pairs
+  /// it holds, whose count the stream decides (at most bounds::state_doubles values).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    if (self.capacity_ != 0) {
+      ar("size", self.size_, Eigen::Index{0}, self.capacity_);
+      ar("head", self.head_, Eigen::Index{0}, self.capacity_ - 1);
+      ar("phis", self.phis_);
+      ar("rewards", self.rewards_);
+      return;
+    }
+    Eigen::MatrixXd phis = self.phis();
+    std::vector<double> rewards(self.rewards().begin(), self.rewards().end());
+    ar.shaped("phis", phis);
+    ar("rewards", rewards);
+    if constexpr (Archive::reading) {
+      ar.require(phis.rows() == self.phis_.rows(), "a history's contexts have another dimension");
+      ar.require(static_cast<std::size_t>(phis.cols()) == rewards.size(),
+                 "a history has another number of contexts than of rewards");
+      self.phis_ = std::move(phis);
+      self.rewards_ = Eigen::Map<const Eigen::VectorXd>(rewards.data(), self.phis_.cols());
+      self.size_ = self.phis_.cols();
+      self.head_ = 0;
+    }
   }
 
  private:

@@ -4,6 +4,7 @@
 // A_a = I + sum x x^T and b_a = sum r x over arm a's pulls. One uniform draw decides
 // exploration every round, so the stream does not depend on the data.
 #include <random>
+#include <string>
 #include <utility>
 
 #include <Eigen/Core>
@@ -13,6 +14,7 @@
 #include "sabandit/contextual/ridge_core.hpp"
 #include "sabandit/contextual/tie_break.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/state/persist.hpp"
 #include "sabandit/random/bits.hpp"
 
 namespace sabandit::contextual {
@@ -20,6 +22,11 @@ namespace sabandit::contextual {
 /// Epsilon-greedy ridge's parameter.
 struct epsilon_greedy_ridge_params {
   double epsilon = 0.1;  ///< in [0, 1]: the probability of a uniformly random arm
+  /// Saves or restores epsilon (state/persist.hpp); the policy checks it when rebuilt.
+  template <class Archive>
+  void persist(Archive& ar) {
+    ar("epsilon", epsilon);
+  }
   /// Throws std::invalid_argument naming epsilon unless it is in [0, 1].
   void validate() const {
     if (!(epsilon >= 0.0 && epsilon <= 1.0))
@@ -29,7 +36,8 @@ struct epsilon_greedy_ridge_params {
 
 /// Epsilon-greedy ridge (header comment); models ContextualPolicy. A copy is a checkpoint.
 template <FeatureMap Map = disjoint_features>
-class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params> {
+class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>,
+               public state::saveable<epsilon_greedy_ridge<Map>> {
  public:
   /// The parameters.
   using params = epsilon_greedy_ridge_params;
@@ -48,6 +56,18 @@ class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>
           return this->prediction(block, phi);
         },
         gen);
+  }
+
+  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  /// "contextual_epsilon_greedy_ridge", the type in a saved state's header (disjoint features only).
+  [[nodiscard]] static std::string state_name() { return "contextual_epsilon_greedy_ridge"; }
+  /// The saved fields: K, d, epsilon and the ridge statistics (ridge_core.hpp).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    // generic (auto d): the rebuild is compiled only for reading, where the map is disjoint
+    epsilon_greedy_ridge::persist_ridge(self, ar, [](Eigen::Index k, auto d, const params& p) {
+      return epsilon_greedy_ridge(k, d, p);
+    });
   }
 };
 

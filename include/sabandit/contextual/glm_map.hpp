@@ -29,6 +29,12 @@ struct newton_options {
   int max_iterations = 50;     ///< >= 1
   double tolerance = 1e-12;    ///< on the Newton decrement g^T H^-1 g, in [0, 1]
 
+  /// Saves or restores both (state/persist.hpp); the policy checks them when rebuilt.
+  template <class Archive>
+  void persist(Archive& ar) {
+    ar("max_iterations", max_iterations);
+    ar("tolerance", tolerance);
+  }
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
     detail::require_at_least("newton.max_iterations", max_iterations, 1);

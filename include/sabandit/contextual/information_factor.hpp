@@ -38,7 +38,8 @@ class information_factor {
   /// From a saved factor (lower triangle used; the caller checks it).
   explicit information_factor(Eigen::MatrixXd factor) : factor_(std::move(factor)) {}
 
-  /// A += v v^T in O(d^2).
+  /// A += v v^T in O(d^2). Eigen's kernel allocates one temporary vector of d per call: the only
+  /// allocation of a contextual round after the warm-up (measured with Eigen's malloc guard).
   void rank_one_update(const vector_cref& v) {
     Eigen::internal::llt_inplace<double, Eigen::Lower>::rankUpdate(factor_, v, 1.0);
   }
@@ -84,6 +85,18 @@ class information_factor {
     }
     return true;
   }
+  /// Saves or restores L (state/persist.hpp): the d x d matrix of the factor it is read into,
+  /// which must be a valid factor (finite lower triangle, positive diagonal, zero above).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("L", self.factor_);
+    if constexpr (Archive::reading) {
+      ar.require(self.valid(), "a Cholesky factor has a non-positive diagonal entry");
+      ar.require(self.factor_.template triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0),
+                 "a Cholesky factor has an entry above its diagonal");
+    }
+  }
+
   /// Swaps the two factors' storage (no copy): how a policy commits an update made aside.
   friend void swap(information_factor& a, information_factor& b) noexcept {
     a.factor_.swap(b.factor_);

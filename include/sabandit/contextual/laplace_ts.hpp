@@ -11,6 +11,7 @@
 // factor. Each update re-solves the MAP from the previous one in O(n d^2) per Newton step: the
 // milliseconds per round at d = 65 that contextual TS-SA's O(d^2 + B d) is measured against.
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/support.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit::contextual {
 
@@ -36,6 +38,13 @@ struct laplace_ts_params {
   double prior_variance = 1.0;  ///< in [1e-100, 1e100]: the prior N(0, this I) (issue 21: I)
   newton_options newton{};      ///< when the MAP's Newton iteration stops
 
+  /// Saves or restores the members (state/persist.hpp); the policy checks them when rebuilt.
+  template <class Archive>
+  void persist(Archive& ar) {
+    ar("v", v);
+    ar("prior_variance", prior_variance);
+    ar.nest("newton", [&] { newton.persist(ar); });
+  }
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
     detail::require_scale("v", v);
@@ -47,7 +56,8 @@ struct laplace_ts_params {
 /// Laplace-approximate Thompson sampling (header comment); models ContextualPolicy. A copy is
 /// a checkpoint.
 template <RewardModel Model = bernoulli_model, FeatureMap Map = disjoint_features>
-class laplace_ts : public policy_core<Map, laplace_ts_params> {
+class laplace_ts : public policy_core<Map, laplace_ts_params>,
+                   public state::saveable<laplace_ts<Model, Map>> {
   using base = policy_core<Map, laplace_ts_params>;
 
  public:
@@ -107,6 +117,31 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
   }
   /// The reward model.
   [[nodiscard]] const Model& model() const noexcept { return model_; }
+
+  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  /// "contextual_laplace_ts<model>", the type in a saved state's header (disjoint features).
+  [[nodiscard]] static std::string state_name() {
+    return "contextual_laplace_ts<" + state::component_name<Model>() + ">";
+  }
+  /// The saved fields: the model, K, d, the parameters, and per block its MAP, H's factor and
+  /// its history (whose rewards must be the model's).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    base::persist_shape_and_model(
+        self, ar, self.model_,
+        [](Eigen::Index, Eigen::Index d, const params&) { return factor_doubles(d) + d; },
+        [](Eigen::Index k, auto d, const params& p, const Model& model) {  // generic: compiled for reading only
+          return laplace_ts(k, d, p, model);
+        });
+    ar("modes", self.modes_);
+    for (std::size_t k = 0; k < self.factors_.size(); ++k) {
+      ar.nest("block" + std::to_string(k), [&] {
+        ar.nest("H", [&] { information_factor::persist(self.factors_[k], ar); });
+        ar.nest("history", [&] { context_buffer::persist(self.histories_[k], ar); });
+        require_rewards(self.model_, self.histories_[k], ar);
+      });
+    }
+  }
 
  private:
   Model model_;

@@ -9,6 +9,7 @@
 // decision at a d-th of the draws (DESIGN.md, "one scalar normal per arm").
 #include <cmath>
 #include <random>
+#include <string>
 #include <utility>
 
 #include <Eigen/Core>
@@ -17,6 +18,7 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/ridge_core.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/state/persist.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit::contextual {
@@ -27,13 +29,19 @@ struct linear_ts_params {
   /// R sqrt(24 d ln(1 / delta) / epsilon) is for the proof; v = 1 samples the Bayesian
   /// posterior of unit-variance rewards under the prior N(0, I).
   double v = 1.0;
+  /// Saves or restores v (state/persist.hpp); the policy checks it when rebuilt.
+  template <class Archive>
+  void persist(Archive& ar) {
+    ar("v", v);
+  }
   /// Throws std::invalid_argument naming v unless it is in [1e-100, 1e100].
   void validate() const { detail::require_scale("v", v); }
 };
 
 /// Linear TS (header comment); models ContextualPolicy. A copy is a checkpoint.
 template <FeatureMap Map = disjoint_features>
-class linear_ts : public ridge_core<Map, linear_ts_params> {
+class linear_ts : public ridge_core<Map, linear_ts_params>,
+               public state::saveable<linear_ts<Map>> {
  public:
   /// The parameters.
   using params = linear_ts_params;
@@ -50,6 +58,18 @@ class linear_ts : public ridge_core<Map, linear_ts_params> {
                                 this->parameters().v, gen);
         },
         gen);
+  }
+
+  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  /// "contextual_linear_ts", the type in a saved state's header (disjoint features only).
+  [[nodiscard]] static std::string state_name() { return "contextual_linear_ts"; }
+  /// The saved fields: K, d, v and the ridge statistics (ridge_core.hpp).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    // generic (auto d): the rebuild is compiled only for reading, where the map is disjoint
+    linear_ts::persist_ridge(self, ar, [](Eigen::Index k, auto d, const params& p) {
+      return linear_ts(k, d, p);
+    });
   }
 };
 

@@ -7,6 +7,7 @@
 // feature map, x becomes phi(x, a) and A, b are one block's (feature_maps.hpp).
 #include <cmath>
 #include <random>
+#include <string>
 #include <utility>
 
 #include <Eigen/Core>
@@ -15,6 +16,7 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/ridge_core.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit::contextual {
 
@@ -23,6 +25,11 @@ struct linucb_params {
   /// alpha in [0, 1e100]: the width's multiplier. Li et al.'s 1 + sqrt(ln(2 / delta) / 2)
   /// is 1.0 to 2.4 for delta in [0.05, 1]; 1 is the usual default, 0 is greedy.
   double alpha = 1.0;
+  /// Saves or restores alpha (state/persist.hpp); the policy checks it when rebuilt.
+  template <class Archive>
+  void persist(Archive& ar) {
+    ar("alpha", alpha);
+  }
   /// Throws std::invalid_argument naming alpha unless it is in [0, 1e100].
   void validate() const {
     if (!(alpha >= 0.0 && alpha <= bounds::max_scale))
@@ -32,7 +39,8 @@ struct linucb_params {
 
 /// LinUCB (header comment); models ContextualPolicy. A copy is a checkpoint.
 template <FeatureMap Map = disjoint_features>
-class linucb : public ridge_core<Map, linucb_params> {
+class linucb : public ridge_core<Map, linucb_params>,
+               public state::saveable<linucb<Map>> {
  public:
   /// The parameters.
   using params = linucb_params;
@@ -49,6 +57,18 @@ class linucb : public ridge_core<Map, linucb_params> {
           return this->prediction(block, phi) + this->parameters().alpha * width;
         },
         gen);
+  }
+
+  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  /// "contextual_linucb", the type in a saved state's header (disjoint features only).
+  [[nodiscard]] static std::string state_name() { return "contextual_linucb"; }
+  /// The saved fields: K, d, alpha and the ridge statistics (ridge_core.hpp).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    // generic (auto d): the rebuild is compiled only for reading, where the map is disjoint
+    linucb::persist_ridge(self, ar, [](Eigen::Index k, auto d, const params& p) {
+      return linucb(k, d, p);
+    });
   }
 };
 

@@ -19,6 +19,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
 #include "sabandit/random/normal.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit::contextual {
 
@@ -77,6 +78,42 @@ class policy_core {
     detail::require_arm(arm, num_arms());
     detail::require_supported_reward(model, reward);
     return {map_.features(x, arm, phi_), map_.block(arm)};
+  }
+
+  // --- persistence (state/persist.hpp; docs/contextual.md, "Saving") --------------------
+  /// Saves or restores K, the context size and the parameters (`p.persist(ar)`, under
+  /// "params"); when reading, checks that the block holds `per_block(K, d, p)` values for each
+  /// parameter block before anything is allocated, then rebuilds `self` as `make(K, d, p)`
+  /// through the policy's constructor, which checks them. Only the disjoint map is saved: a
+  /// shared map is a user's function.
+  template <class Self, class Archive, class PerBlock, class Make>
+  static void persist_shape(Self& self, Archive& ar, PerBlock&& per_block, Make&& make) {
+    static_assert(std::same_as<Map, disjoint_features>,
+                  "saving a contextual policy needs the disjoint feature map: a shared map is "
+                  "a user's function, which a state cannot hold");
+    Eigen::Index arms = self.num_arms(), context = self.context_size();
+    Params p = self.parameters();
+    ar("num_arms", arms);
+    ar("context_size", context);
+    ar.nest("params", [&] { p.persist(ar); });
+    if constexpr (Archive::reading) {
+      if (arms >= 1 && context >= 1 && context <= bounds::state_doubles) {
+        ar.require_backed("num_arms", arms, per_block(arms, context, p));
+      }
+      self = make(arms, context, p);
+    }
+  }
+
+  /// persist_shape for a policy over a reward model: the model's fields (under "model") come
+  /// first, and `make(K, d, p, model)` rebuilds the policy with the saved model.
+  template <class Self, class Archive, class Model, class PerBlock, class Make>
+  static void persist_shape_and_model(Self& self, Archive& ar, const Model& current,
+                                      PerBlock&& per_block, Make&& make) {
+    Model model = current;
+    state::persist_component("model", model, ar);
+    persist_shape(self, ar, per_block, [&](Eigen::Index k, Eigen::Index d, const Params& p) {
+      return make(k, d, p, model);
+    });
   }
 
  private:

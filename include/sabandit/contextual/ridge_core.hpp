@@ -53,6 +53,17 @@ class ridge_core : public policy_core<Map, Params> {
   }
 
  protected:
+  // --- persistence (state/persist.hpp) ------------------------------------------------------
+  /// A ridge policy's saved fields: K, d, its parameters (`Params::persist`) and the ridge
+  /// statistics; `make(K, d, p)` rebuilds the policy when reading.
+  template <class Self, class Archive, class Make>
+  static void persist_ridge(Self& self, Archive& ar, Make&& make) {
+    base::persist_shape(
+        self, ar, [](Eigen::Index, Eigen::Index d, const Params&) { return doubles_per_block(d); },
+        make);
+    ar.nest("statistics", [&] { ridge_statistics::persist(self.stats_, ar); });
+  }
+
   /// phi^T A^-1 phi for a block.
   [[nodiscard]] double inverse_quadratic(Eigen::Index block, const vector_cref& phi) {
     return stats_.inverse_quadratic(block, phi, scratch_);

@@ -34,7 +34,8 @@ class ridge_statistics {
 
   /// A_k += phi phi^T, b_k += r phi, theta_hat_k = A_k^-1 b_k. Strong guarantee: computed
   /// aside, kept only if finite (std::domain_error naming the block otherwise: a context or
-  /// reward so large that the statistics overflow). No allocation.
+  /// reward so large that the statistics overflow). Allocates only the rank-one
+  /// kernel's temporary (information_factor::rank_one_update).
   void add(Eigen::Index block, const vector_cref& phi, double reward) {
     const auto k = static_cast<std::size_t>(block);
     aside_ = factors_[k];
@@ -76,11 +77,24 @@ class ridge_statistics {
   /// Pulls per block.
   [[nodiscard]] const Eigen::ArrayXd& counts() const noexcept { return counts_; }
 
+  /// Saves or restores every block's factor, b, theta_hat and count (state/persist.hpp) into
+  /// statistics of the saved shape. theta_hat is saved, not re-solved, so that a restored
+  /// policy decides on the same bits.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    ar("b", self.b_);
+    ar("estimates", self.estimates_);
+    ar("counts", self.counts_, 0.0, 0x1p53);
+    ar.require((self.counts_ == self.counts_.floor()).all(), "counts must be whole numbers");
+    for (std::size_t k = 0; k < self.factors_.size(); ++k)
+      ar.nest("A" + std::to_string(k), [&] { information_factor::persist(self.factors_[k], ar); });
+  }
+
  private:
   std::vector<information_factor> factors_;
   Eigen::MatrixXd b_, estimates_;
   Eigen::ArrayXd counts_;
-  information_factor aside_;  // the update's scratch: no allocation per round
+  information_factor aside_;  // the update's scratch, allocated once
   Eigen::VectorXd b_aside_, estimate_aside_;
 };
 

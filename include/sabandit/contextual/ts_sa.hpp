@@ -58,6 +58,7 @@
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/support.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit::contextual {
 
@@ -73,6 +74,12 @@ struct ts_sa_params {
   double prior_variance = 1.0;   ///< in [1e-100, 1e100]: the prior N(0, this I); lambda0 = 1 / this
   newton_options warm_start{};   ///< the warm start's Newton iteration
 
+  /// Saves or restores the members (state/persist.hpp); the policy checks them when rebuilt.
+  template <class Archive>
+  void persist(Archive& ar) {
+    persist_langevin(*this, ar);
+    ar("window", window);
+  }
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
     validate_langevin(*this);
@@ -83,7 +90,8 @@ struct ts_sa_params {
 /// Contextual TS-SA over any RewardModel (header comment); models ContextualPolicy. A copy is a
 /// checkpoint.
 template <RewardModel Model = gaussian_model, FeatureMap Map = disjoint_features>
-class ts_sa : public policy_core<Map, ts_sa_params> {
+class ts_sa : public policy_core<Map, ts_sa_params>,
+              public state::saveable<ts_sa<Model, Map>> {
   using base = policy_core<Map, ts_sa_params>;
 
  public:
@@ -127,7 +135,8 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   /// Learns reward r of `arm` at x (lines 6-11, or the warm-up and its warm start). Throws
   /// std::invalid_argument naming "context" or "reward" (outside the model's support),
   /// std::out_of_range for the arm, std::domain_error if the chain or the warm start become
-  /// non-finite; the policy is then unchanged. No allocation after the warm start.
+  /// non-finite; the policy is then unchanged. After the warm start it allocates only
+  /// the rank-one kernel's temporary (information_factor::rank_one_update).
   template <std::uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& gen) {
     const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
@@ -171,11 +180,62 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   /// max(B, Omega x the arms of a block), so that the warm start sees every warm-up pair.
   [[nodiscard]] static Eigen::Index doubles_per_block(Eigen::Index dimension,
                                                       Eigen::Index capacity) noexcept {
-    return factor_doubles(dimension) + dimension + capacity * (dimension + 1) + 1;
+    // Saturating, like factor_doubles: a size check then reports a huge window as too big.
+    Eigen::Index window = 0;
+    if (__builtin_mul_overflow(capacity, dimension + 1, &window) || window > (Eigen::Index{1} << 40))
+      window = Eigen::Index{1} << 40;
+    return factor_doubles(dimension) + dimension + window + 1;
   }
   /// The same for this policy.
   [[nodiscard]] Eigen::Index doubles_per_block() const noexcept {
     return doubles_per_block(this->dimension(), windows_.front().capacity());
+  }
+
+  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  /// "contextual_ts_sa<model>", the type in a saved state's header (disjoint features).
+  [[nodiscard]] static std::string state_name() {
+    return "contextual_ts_sa<" + state::component_name<Model>() + ">";
+  }
+  /// The saved fields: the model, K, d, the parameters, theta, the pull counts, and per block
+  /// J's factor and the window (whose rewards must be the model's, and which holds
+  /// min(pulls, capacity) pairs). The next round's gradient terms are bounded by
+  /// bounds::round_work, as for the library's Langevin policies.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    base::persist_shape_and_model(
+        self, ar, self.model_,
+        [](Eigen::Index, Eigen::Index d, const params& p) {  // the window's capacity, disjoint
+          return doubles_per_block(d, std::max(p.window, p.warmup));
+        },
+        [](Eigen::Index k, auto d, const params& p, const Model& model) {  // generic: compiled for reading only
+          return ts_sa(k, d, p, model);
+        });
+    ar("theta", self.theta_);
+    ar("block_pulls", self.block_pulls_, 0.0, 0x1p53);
+    ar("arm_pulls", self.arm_pulls_, 0.0, 0x1p53);
+    ar.require((self.arm_pulls_ == self.arm_pulls_.floor()).all() &&
+                   (self.block_pulls_ == self.block_pulls_.floor()).all(),
+               "pull counts must be whole numbers");
+    ar.require(self.arm_pulls_.sum() == self.block_pulls_.sum(),
+               "the blocks' pulls must sum to the arms'");
+    for (std::size_t k = 0; k < self.factors_.size(); ++k) {
+      ar.nest("block" + std::to_string(k), [&] {
+        ar.nest("J", [&] { information_factor::persist(self.factors_[k], ar); });
+        ar.nest("window", [&] { context_buffer::persist(self.windows_[k], ar); });
+        const auto& window = self.windows_[k];
+        ar.require(static_cast<double>(window.size()) ==
+                       std::min(self.block_pulls_(static_cast<Eigen::Index>(k)),
+                                static_cast<double>(window.capacity())),
+                   "a window does not hold the pairs its block's pulls leave in it");
+        require_rewards(self.model_, window, ar);
+      });
+    }
+    const params& p = self.parameters();
+    ar.require(static_cast<double>(p.inner_steps) * static_cast<double>(p.window) *
+                       static_cast<double>(self.dimension()) <=
+                   static_cast<double>(bounds::round_work),
+               "the next round would compute more than bounds::round_work = 2^28 gradient "
+               "terms (inner_steps x window x d)");
   }
 
  private:

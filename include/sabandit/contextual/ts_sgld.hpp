@@ -40,6 +40,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/support.hpp"
+#include "sabandit/state/persist.hpp"
 
 namespace sabandit::contextual {
 
@@ -55,6 +56,12 @@ struct ts_sgld_params {
   double prior_variance = 1.0;   ///< in [1e-100, 1e100]: the prior N(0, this I)
   newton_options warm_start{};   ///< the warm start's Newton iteration
 
+  /// Saves or restores the members (state/persist.hpp); the policy checks them when rebuilt.
+  template <class Archive>
+  void persist(Archive& ar) {
+    persist_langevin(*this, ar);
+    ar("batch_size", batch_size);
+  }
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
     validate_langevin(*this);
@@ -65,7 +72,8 @@ struct ts_sgld_params {
 /// Contextual TS-SGLD over any RewardModel (header comment); models ContextualPolicy. A copy is
 /// a checkpoint.
 template <RewardModel Model = gaussian_model, FeatureMap Map = disjoint_features>
-class ts_sgld : public policy_core<Map, ts_sgld_params> {
+class ts_sgld : public policy_core<Map, ts_sgld_params>,
+                public state::saveable<ts_sgld<Model, Map>> {
   using base = policy_core<Map, ts_sgld_params>;
 
  public:
@@ -139,6 +147,50 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   [[nodiscard]] const Eigen::ArrayXd& pulls() const noexcept { return arm_pulls_; }
   /// The reward model.
   [[nodiscard]] const Model& model() const noexcept { return model_; }
+
+  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  /// "contextual_ts_sgld<model>", the type in a saved state's header (disjoint features).
+  [[nodiscard]] static std::string state_name() {
+    return "contextual_ts_sgld<" + state::component_name<Model>() + ">";
+  }
+  /// The saved fields: the model, K, d, the parameters, theta, the arms' pulls and each block's
+  /// history (its rewards the model's, its size the block's pulls); the step's scale is
+  /// re-summed from the history in the order update() summed it. The next round's gradient
+  /// terms (N x batch x d x blocks) are bounded by bounds::round_work.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    base::persist_shape_and_model(
+        self, ar, self.model_, [](Eigen::Index, Eigen::Index d, const params&) { return d + 2; },
+        [](Eigen::Index k, auto d, const params& p, const Model& model) {  // generic: compiled for reading only
+          return ts_sgld(k, d, p, model);
+        });
+    ar("theta", self.theta_);
+    ar("arm_pulls", self.arm_pulls_, 0.0, 0x1p53);
+    ar.require((self.arm_pulls_ == self.arm_pulls_.floor()).all(), "pull counts must be whole numbers");
+    for (std::size_t k = 0; k < self.histories_.size(); ++k) {
+      ar.nest("history" + std::to_string(k), [&] { context_buffer::persist(self.histories_[k], ar); });
+      if constexpr (Archive::reading) {
+        const auto& history = self.histories_[k];
+        require_rewards(self.model_, history, ar);
+        double norms = 0.0;
+        for (Eigen::Index j = 0; j < history.size(); ++j) norms += history.phi(j).squaredNorm();
+        ar.require(std::isfinite(norms), "a history's contexts overflow");
+        self.squared_norms_(static_cast<Eigen::Index>(k)) = norms;
+      }
+    }
+    if constexpr (Archive::reading) {
+      Eigen::ArrayXd held(self.blocks());
+      for (std::size_t k = 0; k < self.histories_.size(); ++k)
+        held(static_cast<Eigen::Index>(k)) = static_cast<double>(self.histories_[k].size());
+      ar.require(held.sum() == self.arm_pulls_.sum(), "the histories do not hold the arms' pulls");
+    }
+    const params& p = self.parameters();
+    ar.require(static_cast<double>(p.inner_steps) * static_cast<double>(p.batch_size) *
+                       static_cast<double>(self.dimension()) * static_cast<double>(self.blocks()) <=
+                   static_cast<double>(bounds::round_work),
+               "the next round would compute more than bounds::round_work = 2^28 gradient "
+               "terms (inner_steps x batch_size x d x blocks)");
+  }
 
  private:
   [[nodiscard]] Eigen::Index arms_per_block() const noexcept {

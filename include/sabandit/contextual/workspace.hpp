@@ -1,9 +1,10 @@
 #pragma once
 // The scratch of a contextual policy over a reward model (Laplace TS, TS-SA, TS-SGLD): an
 // update or a chain's moves are computed here, aside, and committed only when they succeed
-// (the strong guarantee), and nothing is allocated per round. Not state: a saved policy does
+// (the strong guarantee), and no scratch is allocated per round. Not state: a saved policy does
 // not save it, and a copy's is overwritten before it is read.
 #include <stdexcept>
+#include "sabandit/models/support.hpp"
 
 #include <Eigen/Core>
 
@@ -66,6 +67,37 @@ void validate_langevin(const Params& p) {
   detail::require_scale("temperature (tau)", p.temperature);
   detail::require_scale("prior_variance", p.prior_variance);
   p.warm_start.validate();
+}
+
+/// Saves or restores the parameters validate_langevin checks (state/persist.hpp).
+template <class Params, class Archive>
+void persist_langevin(Params& p, Archive& ar) {
+  ar("warmup", p.warmup);
+  ar("inner_steps", p.inner_steps);
+  ar("step_size", p.step_size);
+  ar("temperature", p.temperature);
+  ar("prior_variance", p.prior_variance);
+  ar.nest("warm_start", [&] { p.warm_start.persist(ar); });
+}
+
+/// Whether `model` takes `reward` (models/support.hpp): restore's check of saved rewards.
+template <class Model>
+[[nodiscard]] bool takes_reward(const Model& model, double reward) {
+  try {
+    detail::require_supported_reward(model, reward);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+/// Rejects the stream (reader::require) unless every reward of `data` is one `model` takes.
+template <class Model, class Archive>
+void require_rewards(const Model& model, const context_buffer& data, Archive& ar) {
+  if constexpr (Archive::reading) {
+    for (Eigen::Index j = 0; j < data.size(); ++j)
+      ar.require(takes_reward(model, data.reward(j)), "a saved reward is outside the model's support");
+  }
 }
 
 }  // namespace sabandit::contextual
