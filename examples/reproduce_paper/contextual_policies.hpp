@@ -19,9 +19,9 @@
 #include <sabandit/contextual/ts_sgld.hpp>
 #include <sabandit/models/bernoulli.hpp>
 #include <sabandit/contextual/simulate.hpp>
-#include <sabandit/random/bits.hpp>
 
 #include "reproduce_paper/cancel.hpp"
+#include "reproduce_paper/contextual_uniform.hpp"
 
 namespace repro {
 
@@ -94,34 +94,6 @@ contextual_policy one_parameter_policy(std::string name, const std::string& para
                         return make(k, d, values.at(i));
                       });
 }
-
-/// A uniformly random arm whatever the context, one uniform_index draw per select (the
-/// simulator's test replays it): the job's reference of no learning, whose expected regret is
-/// T (1 - 1/K) on any data set.
-class uniform_random_policy {
- public:
-  /// K arms, contexts of size d.
-  uniform_random_policy(Eigen::Index arms, Eigen::Index d) : arms_(arms), d_(d) {}
-  /// K.
-  [[nodiscard]] Eigen::Index num_arms() const { return arms_; }
-  /// d.
-  [[nodiscard]] Eigen::Index context_size() const { return d_; }
-  /// A uniform arm (the context is checked, not used).
-  template <class URBG>
-  Eigen::Index select(const sabandit::vector_cref& x, URBG& gen) {
-    sabandit::contextual::require_context(x, d_);
-    return static_cast<Eigen::Index>(sabandit::uniform_index(gen, static_cast<std::uint64_t>(arms_)));
-  }
-  /// Learns nothing.
-  template <class URBG>
-  void update(const sabandit::vector_cref& x, Eigen::Index /*arm*/, double /*reward*/, URBG& /*gen*/) {
-    sabandit::contextual::require_context(x, d_);
-  }
-
- private:
-  Eigen::Index arms_;
-  Eigen::Index d_;
-};
 
 /// Every policy of the job, in the tables' order: contextual TS-SA with the logistic model,
 /// then the disjoint-arm baselines with issue 21's parametrisations, then the uniform

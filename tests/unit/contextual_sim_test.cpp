@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "reproduce_paper/contextual_data.hpp"
-#include "reproduce_paper/contextual_policies.hpp"
+#include "reproduce_paper/contextual_uniform.hpp"
 #include "sabandit/contextual/classification_env.hpp"
 #include "sabandit/contextual/linear_env.hpp"
 #include "sabandit/contextual/simulate.hpp"
