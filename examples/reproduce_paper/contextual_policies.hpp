@@ -11,14 +11,9 @@
 #include <Eigen/Core>
 
 #include <sabandit/contextual/classification_env.hpp>
-#include <sabandit/contextual/epsilon_greedy_ridge.hpp>
-#include <sabandit/contextual/laplace_ts.hpp>
-#include <sabandit/contextual/linear_ts.hpp>
-#include <sabandit/contextual/linucb.hpp>
-#include <sabandit/contextual/ts_sa.hpp>
-#include <sabandit/contextual/ts_sgld.hpp>
-#include <sabandit/models/bernoulli.hpp>
+#include <sabandit/contextual/policies.hpp>
 #include <sabandit/contextual/simulate.hpp>
+#include <sabandit/models/bernoulli.hpp>
 
 #include "reproduce_paper/cancel.hpp"
 #include "reproduce_paper/contextual_uniform.hpp"
