@@ -36,6 +36,7 @@
 // prior N(0, I), the baselines' (LinUCB's and linear TS's A = I, Laplace TS's prior).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -57,6 +58,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/information.hpp"
 #include "sabandit/models/support.hpp"
 #include "sabandit/state/persist.hpp"
 
@@ -279,10 +281,44 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
         add_gradient_term(model_, window.phi(slot), work_.theta, window.reward(slot), weight,
                           work_.gradient, work_.terms);
       }
+      bound_drift(phi, gamma * this->parameters().step_size * in_hand);
       langevin_move(work_.theta, work_.gradient, this->parameters().step_size, 1.0, gamma,
                     &work_.factor, in_hand, work_.moves, gen);
     }
   }
+
+  // The Fisher step's safeguard, the scalar TS-SA's (docs/scale-free-ts-sa.md, "Mean
+  // coordinates" and "Safeguard") along the newest context x: the drift `gain` J^-1 g (gain =
+  // gamma_n h m, 1 with the Newton schedule) moves x's linear predictor by
+  //   linear = gain x^T J^-1 g.
+  // Where the model inverts its mean, that move is taken in mean coordinates, mu' = mu +
+  // g'(eta) linear and eta' = link(mu'): a confident mistake (p = 1e-4, r = 1, i = 1e-4)
+  // moves a logit by up to 1 / i in eta, but only to logit(mu') in mean coordinates, where the
+  // step stays between the mean and the reward. Elsewhere, and where mu' leaves the range of
+  // means, the move is bounded by 8 posterior standard deviations of eta, 8 sqrt(x^T J^-1 x).
+  // The whole drift is scaled by (the move) / linear, so that it keeps its direction. Costs two
+  // triangular solves.
+  void bound_drift(const vector_cref& phi, double gain) {
+    work_.vector = phi;
+    work_.factor.whiten_in_place(work_.vector);  // L^-1 x
+    work_.direction = work_.gradient;
+    work_.factor.whiten_in_place(work_.direction);  // L^-1 g
+    const double linear = gain * work_.vector.dot(work_.direction);
+    if (!(linear != 0.0) || !std::isfinite(linear)) return;
+    const double eta = phi.dot(work_.theta);
+    double moved = std::numeric_limits<double>::quiet_NaN();
+    if constexpr (InvertibleLinkModel<Model>) {
+      const double mean = sabandit::detail::mean_at(model_, phi, work_.theta, eta) +
+                          sabandit::detail::mean_slope_at(model_, phi, work_.theta, eta) * linear;
+      moved = model_.link(mean) - eta;
+    }
+    if (!std::isfinite(moved)) {
+      const double limit = max_step_sds * std::sqrt(work_.vector.squaredNorm());
+      moved = std::clamp(linear, -limit, limit);
+    }
+    work_.gradient *= moved / linear;
+  }
+  static constexpr double max_step_sds = 8.0;  // the scalar TS-SA's bound
 
   // Stores work_.theta and work_.factor as the block's, if finite.
   void commit(Eigen::Index block) {

@@ -23,12 +23,13 @@ struct workspace {
   /// For dimension d.
   explicit workspace(Eigen::Index dimension)
       : solver(dimension), factor(dimension, 1.0), theta(dimension), gradient(dimension),
-        vector(dimension), terms(dimension), moves(dimension) {}
+        vector(dimension), direction(dimension), terms(dimension), moves(dimension) {}
   glm_map_solver solver;       ///< Newton's method for a MAP (Laplace TS, warm starts)
   information_factor factor;   ///< a block's factor, updated aside
   Eigen::VectorXd theta;       ///< a block's parameter, updated aside
   Eigen::VectorXd gradient;    ///< a gradient (or the rank-one update's vector)
   Eigen::VectorXd vector;      ///< the decision's triangular solve
+  Eigen::VectorXd direction;   ///< a second triangular solve (TS-SA's bounded drift)
   glm_scratch terms;           ///< glm_terms.hpp's scratch
   langevin_scratch moves;      ///< langevin_move.hpp's scratch
 
