@@ -7,9 +7,9 @@
 // T = min(n, --horizon); --trials seeded permutations of the rows; regret at T/10 and T
 // (mean ± s.e.) and the wall time per round.
 // Outputs (staged, like every job's): contextual.md (the command, the summary table the README
-// copies, the detailed table), contextual.csv, contextual_tuning.csv, contextual_curves.csv
-// and one plot per data set. Everything but the ns-per-round column depends only on the
-// arguments, never on the thread count.
+// copies, the detailed table), contextual.csv, contextual_tuning.csv, contextual_curves.csv,
+// contextual_trials.csv (each permutation's regret) and one plot per data set. Everything but
+// the ns-per-round column depends only on the arguments, never on the thread count.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -130,6 +130,7 @@ inline contextual_result run_contextual(const contextual_options& o) {
 
   std::string tuning_csv = "dataset,policy,setting,trials,mean_regret,std_error,chosen\n";
   std::string curves_csv = std::string(sabandit::regret_csv_header) + "\n";
+  std::string trials_csv = "dataset,policy,trial,regret_tenth,regret_T\n";
   std::string results_csv =
       "dataset,n,d,K,T,policy,setting,regret_tenth_mean,regret_tenth_se,regret_T_mean,regret_T_se,ns_per_round\n";
   std::vector<std::vector<evaluated>> results;
@@ -164,6 +165,12 @@ inline contextual_result run_contextual(const contextual_options& o) {
       curves_csv += rows.str();
       const auto& c = done.run.curve;
       const auto t10 = static_cast<std::size_t>(done.run.point_of(set.tenth()));
+      for (Eigen::Index r = 0; r < o.trials; ++r) {
+        char cells[96];
+        std::snprintf(cells, sizeof cells, ",%lld,%.0f,%.0f\n", static_cast<long long>(r),
+                      done.run.trial_regret(static_cast<Eigen::Index>(t10), r), c.final_regrets[static_cast<std::size_t>(r)]);
+        trials_csv += set.spec.name + "," + p.name + cells;
+      }
       char line[256];
       std::snprintf(line, sizeof line, ",%s,%.6f,%.6f,%.6f,%.6f,%.0f\n", done.setting.c_str(),
                     c.mean_regret[t10], c.standard_error[t10], c.final_regret(), c.final_standard_error(),
@@ -239,6 +246,7 @@ inline contextual_result run_contextual(const contextual_options& o) {
 
   outputs.write("contextual.csv", results_csv);
   outputs.write("contextual_curves.csv", curves_csv);
+  outputs.write("contextual_trials.csv", trials_csv);
   outputs.write("contextual_tuning.csv", tuning_csv);  // the header alone when not tuned
   outputs.write("contextual.md", md.str());
   outputs.commit();

@@ -52,7 +52,8 @@ TEST_CASE("contextual: a small run on the digits excerpt writes its files", "[re
   const auto result = repro::run_contextual(small_run(data, out1, 1));
   (void)repro::run_contextual(small_run(data, out2, 3));
 
-  for (const char* file : {"contextual.md", "contextual.csv", "contextual_curves.csv", "contextual_tuning.csv"}) {
+  for (const char* file : {"contextual.md", "contextual.csv", "contextual_curves.csv", "contextual_tuning.csv",
+                           "contextual_trials.csv"}) {
     INFO(file);
     CHECK(fs::exists(out1 / file));
   }
@@ -75,6 +76,11 @@ TEST_CASE("contextual: a small run on the digits excerpt writes its files", "[re
   // Everything but the wall time is the same on 1 and 3 threads.
   CHECK(slurp(out1 / "contextual_curves.csv") == slurp(out2 / "contextual_curves.csv"));
   CHECK(slurp(out1 / "contextual_tuning.csv") == slurp(out2 / "contextual_tuning.csv"));
+  CHECK(slurp(out1 / "contextual_trials.csv") == slurp(out2 / "contextual_trials.csv"));
+  // Each permutation's regret: a row per policy and trial.
+  const std::string trials = slurp(out1 / "contextual_trials.csv");
+  CHECK(std::count(trials.begin(), trials.end(), '\n') == 1 + 2 * 3);
+  CHECK(trials.find("digits,uniform,2,") != std::string::npos);
   CHECK(without_last_column(slurp(out1 / "contextual.csv")) ==
         without_last_column(slurp(out2 / "contextual.csv")));
 }
