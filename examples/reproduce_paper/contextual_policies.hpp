@@ -4,6 +4,7 @@
 // level of a whole run so that the job is one loop over entries.
 #include <cstdio>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,12 +78,15 @@ template <class Make>
 contextual_policy one_parameter_policy(std::string name, const std::string& parameter,
                                        std::vector<double> values, double untuned, Make make) {
   std::vector<std::string> settings;
-  std::size_t untuned_index = 0;
+  std::size_t untuned_index = values.size();
   for (std::size_t i = 0; i < values.size(); ++i) {
     char text[64];
     std::snprintf(text, sizeof text, "%s = %g", parameter.c_str(), values[i]);
     settings.emplace_back(text);
     if (values[i] == untuned) untuned_index = i;
+  }
+  if (untuned_index == values.size()) {
+    throw std::logic_error(name + ": the untuned " + parameter + " is not among the candidates");
   }
   return policy_entry(std::move(name), std::move(settings), untuned_index,
                       [values = std::move(values), make](Eigen::Index k, Eigen::Index d, std::size_t i) {
