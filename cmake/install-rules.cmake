@@ -3,7 +3,9 @@ include(CMakePackageConfigHelpers)
 set(SABANDIT_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/sabandit"
     CACHE STRING "Where sabanditConfig.cmake is installed")
 
-install(TARGETS sabandit sabandit_sim EXPORT sabandit-targets FILE_SET HEADERS)
+install(TARGETS sabandit sabandit_sim EXPORT sabandit-targets)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/sabandit" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+        FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT sabandit-targets NAMESPACE sabandit:: FILE sabanditTargets.cmake
         DESTINATION "${SABANDIT_INSTALL_CMAKEDIR}")
 

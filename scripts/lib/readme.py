@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""What scripts/check-readme needs from README.md, read the same way every time.
+"""What scripts/check-readme needs from README.md and docs/guide.md, read the same way every time.
 
   readme.py commands README.md       the shell script of the README's runnable blocks
   readme.py cpp README.md            the C++ block of the "Usage" section
   readme.py copies README.md ROOT    checks every table marked as a copy of a file under ROOT
+  readme.py programs GUIDE.md        every ```cpp block of the guide, each a complete program,
+                                     as one translation unit that runs them all in order
+  readme.py headers GUIDE.md INCLUDE lists every public header under INCLUDE (outside detail/
+                                     folders) that GUIDE.md never names; fails if there is one
 
 Markers are HTML comments on the line(s) just above a fenced block or table, invisible on
 GitHub:
@@ -93,7 +97,73 @@ def usage_cpp(lines):
     sys.exit("readme.py: no ```cpp block in the README's '## Usage' section")
 
 
-def check_copies(lines, root):
+def guide_programs(lines, name):
+    """One translation unit from every ```cpp block: each block is a complete program (its
+    includes, its code, an `int main()`). Its #include lines go to the top; the rest goes into
+    a namespace of its own, where `main` becomes `run`; a main() runs them in order and fails
+    on the first that returns non-zero or throws. One file, because parsing the library's
+    headers is most of a block's compile time (about 8 s each on this project's CI machine)."""
+    head, bodies = [], []
+    for language, line_number, body, markers in fenced_blocks(lines):
+        if language != "cpp":
+            continue
+        if NOT_RUN in markers:
+            continue
+        code = []
+        for line in body:
+            (head if line.startswith("#include") else code).append(line)
+        if not any(re.match(r"^int main\(\)", line) for line in code):
+            sys.exit(f"{name}:{line_number}: a ```cpp block must be a complete program with "
+                     "`int main()` (or be marked <!-- not run -->)")
+        code = [re.sub(r"^int main\(\)", "int run()", line) for line in code]
+        bodies.append((line_number, code))
+    out = sorted(set(head), key=head.index)
+    out += ["#include <cstdio>", "#include <exception>", ""]
+    for index, (line_number, code) in enumerate(bodies):
+        out.append(f"namespace block_{index} {{  // {name}:{line_number}")
+        out += code
+        out.append(f"}}  // namespace block_{index}")
+    out.append("int main() {")
+    for index, (line_number, _) in enumerate(bodies):
+        out.append(f'  std::printf("--- {name}:{line_number}\\n");')
+        out.append("  try {")
+        out.append(f"    if (const int status = block_{index}::run(); status != 0) {{")
+        out.append(f'      std::printf("{name}:{line_number}: the block returned %d\\n", status);')
+        out.append("      return 1;")
+        out.append("    }")
+        out.append("  } catch (const std::exception& error) {")
+        out.append(f'    std::printf("{name}:{line_number}: the block threw: %s\\n", error.what());')
+        out.append("    return 1;")
+        out.append("  }")
+    out.append(f'  std::printf("{name}: {len(bodies)} program(s) ran\\n");')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def unmentioned_headers(text, include_root):
+    """The public headers under include_root that `text` never names. A header is named by its
+    path below include/sabandit/ (`policies/ts_sa.hpp`), with or without `sabandit/` or
+    `include/sabandit/` in front: `concepts.hpp` is not named by `contextual/concepts.hpp`."""
+    import os
+    named = set()
+    for token in re.findall(r"[\w./-]+\.hpp", text):
+        for prefix in ("include/sabandit/", "sabandit/"):
+            if token.startswith(prefix):
+                token = token[len(prefix):]
+                break
+        named.add(token)
+    missing = []
+    for folder, subfolders, files in os.walk(include_root):
+        subfolders[:] = sorted(d for d in subfolders if d != "detail")
+        for file in sorted(files):
+            if file.endswith(".hpp"):
+                relative = os.path.relpath(os.path.join(folder, file), include_root)
+                if relative not in named:
+                    missing.append(relative)
+    return missing
+
+
+def check_copies(lines, root, name="README.md"):
     failures = 0
     checked = 0
     for index, line in enumerate(lines):
@@ -112,22 +182,23 @@ def check_copies(lines, root):
             j += 1
         source = f"{root}/{marker.group(1)}"
         if not table:
-            print(f"README.md:{index + 1}: no table follows the copy marker", file=sys.stderr)
+            print(f"{name}:{index + 1}: no table follows the copy marker", file=sys.stderr)
             failures += 1
             continue
         try:
             with open(source, encoding="utf-8") as f:
                 original = f.read()
         except OSError as error:
-            print(f"README.md:{index + 1}: {error}", file=sys.stderr)
+            print(f"{name}:{index + 1}: {error}", file=sys.stderr)
             failures += 1
             continue
         if "\n".join(table) + "\n" not in original:
-            print(f"README.md:{table_start + 1}: the table differs from {marker.group(1)}",
+            print(f"{name}:{table_start + 1}: the table differs from {marker.group(1)}",
                   file=sys.stderr)
             failures += 1
         checked += 1
-    print(f"readme.py: {checked} table(s) checked against their files, {failures} problem(s)")
+    if checked or failures:  # a page without copies says nothing
+        print(f"readme.py: {name}: {checked} table(s) checked against their files, {failures} problem(s)")
     return failures
 
 
@@ -142,7 +213,15 @@ def main():
     elif what == "cpp":
         sys.stdout.write(usage_cpp(lines))
     elif what == "copies" and len(sys.argv) == 4:
-        sys.exit(1 if check_copies(lines, sys.argv[3]) else 0)
+        sys.exit(1 if check_copies(lines, sys.argv[3], readme) else 0)
+    elif what == "programs":
+        sys.stdout.write(guide_programs(lines, readme))
+    elif what == "headers" and len(sys.argv) == 4:
+        missing = unmentioned_headers("\n".join(lines), sys.argv[3])
+        for header in missing:
+            print(f"{readme}: never mentions the public header {header}", file=sys.stderr)
+        print(f"readme.py: {len(missing)} public header(s) not mentioned in {readme}")
+        sys.exit(1 if missing else 0)
     else:
         sys.exit(__doc__)
 

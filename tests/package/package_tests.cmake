@@ -40,7 +40,30 @@ add_test(NAME "package: pkg-config consumer, relocated install"
 set_tests_properties("package: pkg-config consumer, relocated install" PROPERTIES
                      FIXTURES_REQUIRED sabandit_staged)
 
-set_tests_properties("package: stage install" "package: find_package consumer"
-                     "package: add_subdirectory consumer" "package: include path only"
-                     "package: pkg-config consumer, relocated install"
-                     PROPERTIES LABELS packaging)
+# The package's CMake code needs nothing newer than its minimum (CMakeLists.txt).
+add_test(NAME "package: no CMake feature newer than the minimum"
+         COMMAND "${CMAKE_COMMAND}" "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}" "-DSTAGE=${_stage}"
+                 -P "${CMAKE_CURRENT_SOURCE_DIR}/package/cmake_features.cmake")
+set_tests_properties("package: no CMake feature newer than the minimum" PROPERTIES
+                     FIXTURES_REQUIRED sabandit_staged FAIL_REGULAR_EXPRESSION "CMake Error")
+
+# With an older CMake at hand (Debian 12 ships only 3.25), the CMake consumers once more, built
+# by it: docs/development.md, "Older CMake", says how to get Debian 11's 3.18 without
+# installing it.
+set(SABANDIT_OLDER_CMAKE "" CACHE FILEPATH
+    "An older cmake executable to build the find_package and add_subdirectory consumers with too")
+set(_package_tests "package: stage install" "package: find_package consumer"
+                   "package: add_subdirectory consumer" "package: include path only"
+                   "package: pkg-config consumer, relocated install"
+                   "package: no CMake feature newer than the minimum")
+if(SABANDIT_OLDER_CMAKE)
+  add_test(NAME "package: consumers built by an older CMake"
+           COMMAND "${CMAKE_COMMAND}" "-DOLD_CMAKE=${SABANDIT_OLDER_CMAKE}"
+                   "-DCXX=${CMAKE_CXX_COMPILER}" "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}"
+                   "-DSTAGE=${_stage}" "-DOUT=${_pkg_bin}/older_cmake"
+                   -P "${CMAKE_CURRENT_SOURCE_DIR}/package/older_cmake/run.cmake")
+  set_tests_properties("package: consumers built by an older CMake" PROPERTIES
+                       FIXTURES_REQUIRED sabandit_staged)
+  list(APPEND _package_tests "package: consumers built by an older CMake")
+endif()
+set_tests_properties(${_package_tests} PROPERTIES LABELS packaging)

@@ -8,11 +8,20 @@
 #include "sabandit/envs/arms.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/information.hpp"
 #include "sabandit/models/poisson.hpp"
 #include "sabandit/random.hpp"
 #include "support/catch.hpp"
 
 using namespace sabandit;
+
+// The built-in models declare their geometry. Clang 14 once judged canonical_link's constrained
+// members unsatisfiable (constraints naming the class being defined), and the policies then fell
+// back silently to finite differences and decided differently than under GCC: a compile error now.
+static_assert(FisherInformationModel<gaussian_model> && FisherInformationModel<bernoulli_model> &&
+              FisherInformationModel<poisson_model>);
+static_assert(InvertibleLinkModel<gaussian_model> && InvertibleLinkModel<bernoulli_model> &&
+              InvertibleLinkModel<poisson_model>);
 
 namespace {
 

@@ -142,12 +142,12 @@ TEST_CASE("uniform_minibatch: a round beyond max_block indices keeps the scalar 
   // K x N x B past the block's cap (or past size_t: N x B near 2^63 overflowed before, UB)
   // draws nothing in begin_round; every gradient then takes the scalar path, so a source
   // that had its round begun gives the same bits as one that never had.
-  const Eigen::Index batch = 4;
+  const Eigen::Index small_batch = 4;
   const Eigen::Index too_many_steps[] = {
-      static_cast<Eigen::Index>(langevin::uniform_minibatch::max_block / (2 * batch)) + 1,
+      static_cast<Eigen::Index>(langevin::uniform_minibatch::max_block / (2 * small_batch)) + 1,
       std::numeric_limits<Eigen::Index>::max() / 2};
   for (const Eigen::Index steps : too_many_steps) {
-    langevin::uniform_minibatch begun(batch, 2), plain(batch, 2);
+    langevin::uniform_minibatch begun(small_batch, 2), plain(small_batch, 2);
     for (int i = 0; i < 10; ++i) {
       begun.record(i % 2, static_cast<double>(i));
       plain.record(i % 2, static_cast<double>(i));
@@ -165,8 +165,8 @@ TEST_CASE("uniform_minibatch: a round beyond max_block indices keeps the scalar 
     CHECK(gen_begun == gen_plain);
   }
   SECTION("a round of exactly max_block indices is still one block: one word of the engine") {
-    const auto steps = static_cast<Eigen::Index>(langevin::uniform_minibatch::max_block / (2 * batch));
-    langevin::uniform_minibatch source(batch, 2);
+    const auto steps = static_cast<Eigen::Index>(langevin::uniform_minibatch::max_block / (2 * small_batch));
+    langevin::uniform_minibatch source(small_batch, 2);
     source.record(0, 1.0);
     source.record(1, 2.0);
     xoshiro256pp gen(seed), expected(seed);

@@ -194,7 +194,8 @@ TEST_CASE("beta variates: moments, KS against I_x(a, b) and tails", "[samplers][
     double a, b;
   };
   std::uint64_t seed = 200;
-  for (auto [a, b] : {shapes{0.5, 0.5}, shapes{0.2, 0.7}, shapes{2.0, 5.0}, shapes{0.1, 3.0}, shapes{50.0, 50.0}}) {
+  for (const shapes s : {shapes{0.5, 0.5}, shapes{0.2, 0.7}, shapes{2.0, 5.0}, shapes{0.1, 3.0}, shapes{50.0, 50.0}}) {
+    const double a = s.a, b = s.b;  // not a structured binding: Clang 14 cannot capture one
     INFO("a = " << a << ", b = " << b);
     const auto xs = sample(xoshiro256pp(++seed), [a, b](auto& g) { return beta_variate(a, b, g); });
     CHECK(*std::min_element(xs.begin(), xs.end()) >= 0.0);

@@ -50,21 +50,24 @@ class canonical_link {
   /// g'(eta) = b''(eta) = V(b'(eta)) / a, the slope of the mean in eta (models/information.hpp:
   /// the scale-free TS-SA steps in mean coordinates with it). Only for models with
   /// `reward_variance`.
+  template <class M = Model>
   [[nodiscard]] double mean_slope(const vector_cref& phi, const vector_cref& theta) const
-    requires requires(const Model& m, double q) { m.reward_variance(q); }
+    requires requires(const M& m, double q) { m.reward_variance(q); }
   {
     return mean_slope_at(phi.dot(theta));
   }
   /// The same at eta: the scale-free TS-SA computes eta once per step and asks in scalars.
+  template <class M = Model>
   [[nodiscard]] double mean_slope_at(double eta) const
-    requires requires(const Model& m, double q) { m.reward_variance(q); }
+    requires requires(const M& m, double q) { m.reward_variance(q); }
   {
     return model().reward_variance(model().mean_at(eta)) / model().dispersion();
   }
   /// The canonical link (b')^-1: the eta whose mean is mu; NaN or infinite outside the range
   /// of means. Only for models with `link_at`.
+  template <class M = Model>
   [[nodiscard]] double link(double mu) const
-    requires requires(double q) { Model::link_at(q); }
+    requires requires(double q) { M::link_at(q); }
   {
     return Model::link_at(mu);
   }
@@ -72,14 +75,16 @@ class canonical_link {
   /// The Fisher information of one reward about eta = <phi, theta>: b''(eta) / a =
   /// V(b'(eta)) / a^2 (1 / sigma^2 for the Gaussian, p (1 - p) for Bernoulli, e^eta for
   /// Poisson). Only for models with `reward_variance`.
+  template <class M = Model>
   [[nodiscard]] double information(const vector_cref& phi, const vector_cref& theta) const
-    requires requires(const Model& m, double q) { m.reward_variance(q); }
+    requires requires(const M& m, double q) { m.reward_variance(q); }
   {
     return information_at(phi.dot(theta));
   }
   /// The same at eta (see mean_slope_at).
+  template <class M = Model>
   [[nodiscard]] double information_at(double eta) const
-    requires requires(const Model& m, double q) { m.reward_variance(q); }
+    requires requires(const M& m, double q) { m.reward_variance(q); }
   {
     const double a = model().dispersion();
     return model().reward_variance(model().mean_at(eta)) / (a * a);
