@@ -142,7 +142,7 @@ void for_each_model_policy(Eigen::Index arms, Visit visit) {
   using models_detail::describe;
   using models_detail::real;
   const ucb::params ucb_params{};  // the paper's UCB, tau = 1
-  visit("UCB", "tau = " + real(ucb_params.temperature) + ", warm-up = " + std::to_string(ucb_params.warmup),
+  visit("UCB", "tau = " + real(ucb_params.bonus_scale) + ", warm-up = " + std::to_string(ucb_params.warmup),
         [=](Eigen::Index) { return ucb(arms, ucb_params); });
   const typename kl_ucb<Model>::params kl_params{};
   visit("KL-UCB",

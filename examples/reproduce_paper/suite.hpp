@@ -280,7 +280,7 @@ inline const std::vector<suite_params::field>& suite_params::fields() {
     f.push_back(real_field<&S::sa_noise_variance>("TS-SA.noise_variance"));
     add_prior_fields<&S::sa, SA>(f, "TS-SA");
 
-    f.push_back(real_field<&S::ucb, &UCB::temperature>("UCB.tau"));
+    f.push_back(real_field<&S::ucb, &UCB::bonus_scale>("UCB.tau"));
     f.push_back(integer_field<&S::ucb, &UCB::warmup>("UCB.warmup"));
     return f;
   }();

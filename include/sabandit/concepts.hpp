@@ -1,15 +1,17 @@
 #pragma once
 // The three customisation points of sabandit. Requirement tables: docs/concepts.md.
+// It sits below every other layer (DESIGN.md, "Arrows point one way"): it includes only the
+// engine it names as the default, and declares the one model type a refinement mentions.
 #include <concepts>
 #include <random>
 
 #include <Eigen/Core>
 
-#include "sabandit/models/prior.hpp"
-#include "sabandit/models/support.hpp"  // SupportDeclaringModel, the optional support
 #include "sabandit/random/xoshiro.hpp"
 
 namespace sabandit {
+
+struct normal_prior;  // models/prior.hpp: the prior of ClosedFormMapModel's MAP estimate
 
 /// Read-only vector argument: binds to Eigen vectors and contiguous column blocks alike
 /// (`Theta.col(a)`) without a copy.
@@ -29,8 +31,8 @@ using vector_ref = Eigen::Ref<Eigen::VectorXd>;
 ///                                               objective);
 ///  - `m.grad_log_likelihood(xs, phi, theta, g)` writes into g (size d) the gradient in theta of
 ///    the *mean* log-likelihood (1/m) sum_i log p(xs_i | theta) over the window xs (size m >= 1).
-/// Optionally, `m.validate_reward(x)` declares the model's support (SupportDeclaringModel,
-/// models/support.hpp): it throws std::invalid_argument naming "reward" and x for a reward the
+/// Optionally, `m.validate_reward(x)` declares the model's support (SupportDeclaringModel
+/// below; the built-in supports: models/support.hpp): it throws std::invalid_argument naming "reward" and x for a reward the
 /// model cannot produce, and every policy over the model calls it (with the numeric contract,
 /// |x| <= 1e150) before anything changes. Without it, any reward within the contract is taken.
 /// The paper's analysis assumes log p(x | theta) concave in theta; each model's header says
@@ -44,6 +46,11 @@ concept RewardModel =
       { model.log_likelihood(x, phi, theta) } -> std::convertible_to<double>;
       model.grad_log_likelihood(rewards, phi, theta, grad);
     };
+
+/// A model that declares its support: `m.validate_reward(x)` throws std::invalid_argument,
+/// naming "reward" and x, for a reward the model cannot produce (models/support.hpp).
+template <class M>
+concept SupportDeclaringModel = requires(const M& model, double x) { model.validate_reward(x); };
 
 /// A refinement for exponential-family models with a canonical link, whose mean
 /// log-likelihood gradient depends on a window only through its mean (Gaussian, Bernoulli,

@@ -12,6 +12,8 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/compiler.hpp"
+
 namespace sabandit {
 
 /// The numeric contract: the documented bounds every policy and model checks
@@ -166,8 +168,8 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
   if (per_arm < 1) per_arm = 1;
   if (shared < 0) shared = 0;
   Eigen::Index total = 0;
-  if (__builtin_mul_overflow(num_arms, per_arm, &total) ||
-      __builtin_add_overflow(total, shared, &total) || total > bounds::state_doubles) {
+  if (detail::mul_overflow(num_arms, per_arm, &total) ||
+      detail::add_overflow(total, shared, &total) || total > bounds::state_doubles) {
     std::ostringstream out;
     out << "sabandit: " << what << " needs " << num_arms << " arms x " << per_arm
         << " doubles + " << shared << " doubles, beyond the bound of 2^31 doubles (16 GiB) of "

@@ -77,7 +77,7 @@ def make_policy(policy, num_arms, values):
                               sa_schedule=(*PAPER_C, values.get("alpha", 0.999)),
                               inner_steps=values.get("N"), window=values.get("B"), warmup=values.get("Omega"))
     if policy == "UCB":
-        return sabandit.ucb(num_arms, temperature=tau)
+        return sabandit.ucb(num_arms, bonus_scale=tau)
     raise ValueError(f"sabandit.tune: policy = {policy!r} (must be one of {', '.join(POLICIES)})")
 
 

@@ -203,7 +203,7 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
 template <class P>
 std::string saved_text(const P& policy) {
   std::ostringstream out;
-  policy.save(out);
+  sabandit::state::save(out, policy);
   return out.str();
 }
 
@@ -218,7 +218,7 @@ inline std::string text_of(const py::handle& state) {
 template <class P>
 void restore_text(P& policy, const std::string& text) {
   std::istringstream in(text);
-  policy.restore(in);
+  sabandit::state::restore(in, policy);
 }
 
 /// The shape (d, K) of the policy saved in `text`, from its `features d K ...` field (the

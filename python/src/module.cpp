@@ -186,17 +186,17 @@ void bind_core(py::module_& m) {
   bind_policy<ucb>(m, "UCB", "UCB with the paper's index mean + tau sqrt(2 ln t / n_a).",
                    text_pickle<ucb>([](Eigen::Index, Eigen::Index k) { return ucb(k); }))
       .def_property_readonly("parameters", [](const ucb& p) {
-        return py::dict(py::arg("temperature") = p.parameters().temperature,
+        return py::dict(py::arg("bonus_scale") = p.parameters().bonus_scale,
                         py::arg("warmup") = p.parameters().warmup);
       });
-  m.def("ucb", [](Eigen::Index num_arms, std::optional<double> temperature, std::optional<Eigen::Index> warmup) {
+  m.def("ucb", [](Eigen::Index num_arms, std::optional<double> bonus_scale, std::optional<Eigen::Index> warmup) {
     ucb::params p;
-    set_if(p.temperature, temperature);
+    set_if(p.bonus_scale, bonus_scale);
     set_if(p.warmup, warmup);
     return ucb(num_arms, p);
-  }, py::arg("num_arms"), py::kw_only(), py::arg("temperature") = py::none(), py::arg("warmup") = py::none(),
-     ("UCB over K arms. Omitted keywords keep the C++ defaults: temperature (tau) = " +
-      num(ucb::params{}.temperature) + ", warmup = " + std::to_string(ucb::params{}.warmup) + ".")
+  }, py::arg("num_arms"), py::kw_only(), py::arg("bonus_scale") = py::none(), py::arg("warmup") = py::none(),
+     ("UCB over K arms. Omitted keywords keep the C++ defaults: bonus_scale (tau) = " +
+      num(ucb::params{}.bonus_scale) + ", warmup = " + std::to_string(ucb::params{}.warmup) + ".")
          .c_str());
 
   // ---------------------------------------------------------------------- simulate result

@@ -4,11 +4,12 @@
 #include <sstream>
 
 #include "sabandit/policies/ts_sa.hpp"
+#include "sabandit/state/persist.hpp"
 #include "support/archetypes.hpp"
 
 int main() {
   sabandit::ts_sa<sabandit::test::reward_model_archetype> policy(sabandit::unit_features(2), {});
   std::ostringstream out;
-  policy.save(out);
+  sabandit::state::save(out, policy);
   return static_cast<int>(out.str().size());
 }

@@ -75,7 +75,7 @@ void drive_ucb(input& in) {
   sabandit_fuzz::construct_and_drive(in, [&] {
     const Eigen::Index k = in.size(max_arms, true);
     if (in.coin()) return ucb(k);
-    return ucb(k, {.temperature = in.any_double(), .warmup = in.any_count(4)});
+    return ucb(k, {.bonus_scale = in.any_double(), .warmup = in.any_count(4)});
   });
 }
 

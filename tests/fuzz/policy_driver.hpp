@@ -164,7 +164,7 @@ class driver {
   bool restore_checkpoint(std::size_t index) {
     if (!checkpoint_) return false;
     std::istringstream in(saved_text(*checkpoint_));
-    policy_.restore(in);
+    sabandit::state::restore(in, policy_);
     if (!(state_of(policy_) == state_of(*checkpoint_)))
       fail("restore() of a checkpoint's text gave a different state");
     gen_ = checkpoint_engine_;
@@ -260,12 +260,12 @@ class driver {
   // engine's block follows it in the same stream (docs/state-format.md's example).
   static void save_restore(const Policy& policy, const engine& gen) {
     std::ostringstream out;
-    policy.save(out);
+    sabandit::state::save(out, policy);
     sabandit::state::save(out, gen);
     Policy copy = policy;
     engine gen_copy(1);
     std::istringstream in(out.str());
-    copy.restore(in);
+    sabandit::state::restore(in, copy);
     sabandit::state::restore(in, gen_copy);
     if (!(state_of(copy) == state_of(policy))) fail("save() then restore() changed the state");
     if (behaviour(copy) != behaviour(policy)) fail("save() then restore() changed decisions");
@@ -292,12 +292,12 @@ class driver {
     const Policy before = policy;
     std::istringstream in(text);
     const bool threw =
-        strong(policy, invalid_argument, "restore()", [&] { policy.restore(in); });
+        strong(policy, invalid_argument, "restore()", [&] { sabandit::state::restore(in, policy); });
     if (!threw && beyond_fuzzed_work(policy)) {
       // Too slow to drive, but the accepted state must still save and restore exactly.
       Policy copy = policy;
       std::istringstream again(saved_text(policy));
-      copy.restore(again);
+      sabandit::state::restore(again, copy);
       if (!(state_of(copy) == state_of(policy))) fail("save() then restore() changed the state");
       policy = before;
       trace += "r~";

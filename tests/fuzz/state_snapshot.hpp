@@ -62,7 +62,7 @@ inline void add(snapshot& s, const sabandit::gamma_posterior& p) {
 }
 
 inline void add_state(snapshot& s, const sabandit::ucb& p) {
-  s.add(p.parameters().temperature);
+  s.add(p.parameters().bonus_scale);
   s.add(static_cast<long long>(p.parameters().warmup));
   add(s, p.statistics());
 }
@@ -116,7 +116,7 @@ void add_state(snapshot& s, const sabandit::ts_sgld<Model>& p) {
 template <class Policy>
 [[nodiscard]] std::string saved_text(const Policy& policy) {
   std::ostringstream out;
-  policy.save(out);
+  sabandit::state::save(out, policy);
   return out.str();
 }
 

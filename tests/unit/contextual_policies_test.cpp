@@ -20,6 +20,7 @@
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/normal.hpp"
+#include "sabandit/state/persist.hpp"
 #include "support/catch.hpp"
 #include "support/contextual_problems.hpp"
 
@@ -369,14 +370,14 @@ TEMPLATE_TEST_CASE("a restored contextual policy replays the saved one", "[conte
   xoshiro256pp world(5), gen(6);
   play(policy, world, gen, 70);
   std::stringstream saved;
-  policy.save(saved);
+  state::save(saved, policy);
   const std::string text = saved.str();
 
   auto restored = TestType::make();
   xoshiro256pp other_world(1), other_gen(2);
   play(restored, other_world, other_gen, 3);  // something else learned, to be replaced
   std::istringstream in(text);
-  restored.restore(in);
+  state::restore(in, restored);
   xoshiro256pp world_copy = world, gen_copy = gen;
   CHECK(play(restored, world_copy, gen_copy, 100) == play(policy, world, gen, 100));
 
@@ -384,11 +385,11 @@ TEMPLATE_TEST_CASE("a restored contextual policy replays the saved one", "[conte
   auto untouched = TestType::make();
   const auto expected = next_decisions(untouched, world, gen);
   std::istringstream truncated(text.substr(0, text.size() / 2));
-  CHECK_THROWS_AS(untouched.restore(truncated), state::format_error);
+  CHECK_THROWS_AS(state::restore(truncated, untouched), state::format_error);
   CHECK(next_decisions(untouched, world, gen) == expected);
   decltype(untouched) wider(3, 5);
   std::istringstream other_shape(text);
-  CHECK_THROWS_WITH(wider.restore(other_shape), Catch::Contains("dimension"));
+  CHECK_THROWS_WITH(state::restore(other_shape, wider), Catch::Contains("dimension"));
 }
 
 // --- Laplace TS ------------------------------------------------------------------------------
@@ -546,12 +547,13 @@ TEST_CASE("contextual TS-SA's regret is sublinear on a logistic problem and clos
 
 TEST_CASE("contextual TS-SA's memory per arm is O(d^2) plus its window, whatever the horizon",
           "[contextual][ts_sa][memory]") {
-  // doubles_per_block() = d^2 (J's factor) + d (theta) + B (d + 1) (the window) + 1 (the
-  // count), and it is what the containers hold, before and after 5000 rounds.
+  // doubles_per_block() = d^2 (J's factor) + d (theta) + C (d + 1) (the window of capacity
+  // C = max(B, Omega', Omega) = max(7, 2 x 6, 1) = 12, so that the refits see every pair) + 1
+  // (the count), and it is what the containers hold, before and after 5000 rounds.
   const linear_problem problem(3, 6, 2);
   std::vector<std::vector<std::pair<Eigen::VectorXd, double>>> data;
   contextual::ts_sa<> fresh(3, 6, {.window = 7});
-  CHECK(fresh.doubles_per_block() == 36 + 6 + 7 * 7 + 1);
+  CHECK(fresh.doubles_per_block() == 36 + 6 + 12 * 7 + 1);
   const auto held = [](const contextual::ts_sa<>& policy, Eigen::Index block) {
     return policy.factor(block).factor().size() + policy.parameter_estimates().rows() +
            policy.window(block).allocated_doubles() + 1;
@@ -560,7 +562,7 @@ TEST_CASE("contextual TS-SA's memory per arm is O(d^2) plus its window, whatever
   for (Eigen::Index a = 0; a < 3; ++a) {
     CHECK(held(fresh, a) == fresh.doubles_per_block());
     CHECK(held(played, a) == fresh.doubles_per_block());
-    CHECK(played.window(a).size() == 7);
+    CHECK(played.window(a).size() == 12);
   }
 }
 

@@ -228,8 +228,8 @@ TEST_CASE("scale parameters are bounded where their products overflow (issue 10)
                         Catch::Contains("[1e-100, 1e100]"));
   CHECK_THROWS_WITH(gaussian_ts(2, {.prior = {1e308, 1.0}}),
                     Catch::Contains("prior.mean = 1e+308") && Catch::Contains("1e150"));
-  CHECK_THROWS_WITH(ucb(2, {.temperature = 1e308}),
-                    Catch::Contains("temperature = 1e+308") && Catch::Contains("1e100"));
+  CHECK_THROWS_WITH(ucb(2, {.bonus_scale = 1e308}),
+                    Catch::Contains("bonus_scale = 1e+308") && Catch::Contains("1e100"));
   CHECK_THROWS_WITH(ts_sa<>(2, {.step_size = 1e10}),
                     Catch::Contains("step_size (h) = 10000000000") && Catch::Contains("1e6"));
   CHECK_THROWS_WITH(ts_sgld<>(2, {.step_size = 1e10}), Catch::Contains("step_size (h)"));
@@ -246,7 +246,7 @@ TEST_CASE("scale parameters are bounded where their products overflow (issue 10)
   // The bounds themselves are accepted, and a flat prior (+inf) still where it is allowed.
   CHECK_NOTHROW(gaussian_ts(2, {.temperature = 1e100, .prior = {1e150, 1e-100}}));
   CHECK_NOTHROW(gaussian_ts(2, {.temperature = 1e-100, .prior = {-1e150, 1e100}}));
-  CHECK_NOTHROW(ucb(2, {.temperature = 1e100}));
+  CHECK_NOTHROW(ucb(2, {.bonus_scale = 1e100}));
   CHECK_NOTHROW(ts_sa<>(2, {.step_size = 1e6}));
   CHECK_NOTHROW(ts_sa<>(2, {.prior = normal_prior::flat()}));
   CHECK_NOTHROW(gaussian_model(1e-100));
@@ -296,7 +296,7 @@ TEST_CASE("at the parameter bounds, TS and UCB still give finite, informative sc
 
   // UCB at tau = 1e100: the bonus dominates but stays finite, so the less pulled arm wins
   // (at 1e308 every index was +inf and arm 0 always won).
-  ucb wide(2, {.temperature = 1e100});
+  ucb wide(2, {.bonus_scale = 1e100});
   wide.update(0, 1.0, gen);
   wide.update(1, 0.0, gen);
   wide.update(0, 1.0, gen);

@@ -88,7 +88,7 @@ TEMPLATE_TEST_CASE("warm-up pulls every arm in index order first", "[policies]",
 TEST_CASE("invalid parameters are rejected with the parameter's name and value",
           "[policies][errors]") {
   CHECK_THROWS_WITH(ucb(0), Catch::Contains("num_arms = 0"));
-  CHECK_THROWS_WITH(ucb(3, {.temperature = 0.0}), Catch::Contains("temperature = 0"));
+  CHECK_THROWS_WITH(ucb(3, {.bonus_scale = 0.0}), Catch::Contains("bonus_scale = 0"));
   CHECK_THROWS_WITH(gaussian_ts(0), Catch::Contains("num_arms = 0"));
   CHECK_THROWS_WITH(gaussian_ts(3, {.temperature = -1.0}), Catch::Contains("temperature = -1"));
   CHECK_THROWS_WITH(gaussian_ts(3, {.prior = {0.0, 0.0}}), Catch::Contains("prior.variance = 0"));
@@ -124,7 +124,7 @@ TEST_CASE("Gaussian TS posterior follows the appendix's formula", "[policies]") 
 }
 
 TEST_CASE("UCB plays the arm with the largest index", "[policies]") {
-  ucb policy(3, {.temperature = 0.5});
+  ucb policy(3, {.bonus_scale = 0.5});
   xoshiro256pp gen(1);
   policy.update(0, 1.0, gen);
   policy.update(1, 1.2, gen);

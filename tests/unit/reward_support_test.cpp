@@ -75,7 +75,7 @@ struct model_of<Policy<Model, Rest...>> {
 template <class P>
 std::string saved(const P& policy) {
   std::ostringstream out;
-  policy.save(out);
+  sabandit::state::save(out, policy);
   return out.str();
 }
 

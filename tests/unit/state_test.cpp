@@ -32,7 +32,7 @@ using corpus::rewards;
 
 std::string saved(const auto& policy) {
   std::ostringstream out;
-  policy.save(out);
+  sabandit::state::save(out, policy);
   return out.str();
 }
 
@@ -58,13 +58,13 @@ void check_replay(Policy original, Policy target, rewards kind) {
   xoshiro256pp gen(2026), env(7);
   play(original, gen, env, kind, 300);
   std::stringstream stream;
-  original.save(stream);
+  sabandit::state::save(stream, original);
   sabandit::state::save(stream, gen);
   sabandit::state::save(stream, env);
   const auto expected = play(original, gen, env, kind, 10'000);
 
   xoshiro256pp gen2(1), env2(2);
-  target.restore(stream);
+  sabandit::state::restore(stream, target);
   sabandit::state::restore(stream, gen2);
   sabandit::state::restore(stream, env2);
   CHECK(play(target, gen2, env2, kind, 10'000) == expected);
@@ -76,7 +76,7 @@ void check_replay(Policy original, Policy target, rewards kind) {
 
 TEST_CASE("a restored policy replays the saved one's next 10^4 decisions", "[state]") {
   using namespace sabandit;
-  SECTION("ucb") { check_replay(ucb(5, {.temperature = 0.5}), ucb(5), rewards::gaussian); }
+  SECTION("ucb") { check_replay(ucb(5, {.bonus_scale = 0.5}), ucb(5), rewards::gaussian); }
   SECTION("gaussian_ts") {
     check_replay(gaussian_ts(6, {.temperature = 0.7}), gaussian_ts(6), rewards::gaussian);
   }
@@ -195,7 +195,7 @@ void check_rejected(Policy& target, const std::string& text, const std::string& 
   const std::string before = saved(target);
   std::istringstream in(text);
   try {
-    target.restore(in);
+    sabandit::state::restore(in, target);
     FAIL("restore accepted: " << text.substr(0, 200));
   } catch (const E& error) {
     CHECK_THAT(error.what(), Catch::Matchers::Contains(message_part));
@@ -321,7 +321,7 @@ TEST_CASE("restore: saved sizes the block does not back are a format error", "[s
   play(edge, gen, env, rewards::gaussian, 10);
   ts_sa<> edge_target(4);
   std::istringstream in(saved(edge));
-  edge_target.restore(in);
+  sabandit::state::restore(in, edge_target);
   CHECK(saved(edge_target) == saved(edge));
 }
 
@@ -375,7 +375,7 @@ TEST_CASE("restore reads fields by name: a reordered state and one with an added
     reversed += "end 0\n";
     ts_sa<> target(4);
     std::istringstream in(reseal(reversed));
-    target.restore(in);
+    sabandit::state::restore(in, target);
     CHECK(saved(target) == good);
   }
   SECTION("an added field, unknown to this version, is ignored") {
@@ -383,7 +383,7 @@ TEST_CASE("restore reads fields by name: a reordered state and one with an added
         replaced(good, "params.window 3\n", "params.window 3\nparams.future_knob 1 2 3\n");
     ts_sa<> target(4);
     std::istringstream in(reseal(added));
-    target.restore(in);
+    sabandit::state::restore(in, target);
     CHECK(saved(target) == good);
   }
   SECTION("a field that appears twice is an error naming it and both lines") {
@@ -436,6 +436,26 @@ TEST_CASE("a field a later version added takes its default when an older state l
   CHECK_THROWS_WITH(sabandit::state::restore(out_of_range, target),
                     Catch::Matchers::Contains("b = 11 is outside [0, 10]"));
   CHECK(target.b == before.b);
+}
+
+TEST_CASE("a renamed field is written under its new name and read under either",
+          "[state][guarantees]") {
+  // UCB's bonus scale was `temperature` in 0.2 (every other policy's temperature multiplies a
+  // variance): a state of 0.2 restores, and a new one says bonus_scale.
+  std::stringstream saved;
+  sabandit::state::save(saved, sabandit::ucb(2, {.bonus_scale = 0.25}));
+  CHECK(saved.str().find("\nbonus_scale 0.25\n") != std::string::npos);
+  CHECK(saved.str().find("temperature") == std::string::npos);
+  sabandit::ucb target(2);
+  sabandit::state::restore(saved, target);
+  CHECK(target.parameters().bonus_scale == 0.25);
+
+  const std::string old_state =
+      "sabandit-state 1 ucb\nnum_arms 2\ntemperature 0.75\nwarmup 1\n"
+      "statistics.counts 2 0 0\nstatistics.sums 2 0 0\nstatistics.total 0\nend 0\n";
+  std::istringstream older(reseal(old_state));
+  sabandit::state::restore(older, target);
+  CHECK(target.parameters().bonus_scale == 0.75);
 }
 
 TEST_CASE("restore into a policy of another shape is rejected and changes nothing",
@@ -517,19 +537,19 @@ TEST_CASE("restore_all restores a policy and its engines all or nothing, naming 
 TEST_CASE("an unreadable stream and an empty one have their own messages", "[state][guarantees]") {
   sabandit::ucb target(2);
   std::ifstream missing("/nonexistent/sabandit.state");
-  CHECK_THROWS_WITH(target.restore(missing),
+  CHECK_THROWS_WITH(sabandit::state::restore(missing, target),
                     Catch::Matchers::Contains("the input stream is not readable"));
   std::istringstream empty("");
-  CHECK_THROWS_WITH(target.restore(empty), Catch::Matchers::Contains("the stream is empty"));
+  CHECK_THROWS_WITH(sabandit::state::restore(empty, target), Catch::Matchers::Contains("the stream is empty"));
 }
 
 TEST_CASE("restore's messages escape the bytes they quote", "[state][guarantees]") {
   sabandit::ucb target(2);
   std::istringstream escape("\x1b]0;owned\x07\n");
-  CHECK_THROWS_WITH(target.restore(escape),
+  CHECK_THROWS_WITH(sabandit::state::restore(escape, target),
                     Catch::Matchers::Contains("the first line is '\\x1b]0;owned\\x07'"));
   std::istringstream type(reseal("sabandit-state 1 ucb\x1b[2J\nend 0\n"));
-  CHECK_THROWS_WITH(target.restore(type), Catch::Matchers::Contains("'ucb\\x1b[2J'"));
+  CHECK_THROWS_WITH(sabandit::state::restore(type, target), Catch::Matchers::Contains("'ucb\\x1b[2J'"));
 }
 
 namespace {

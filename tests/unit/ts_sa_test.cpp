@@ -310,9 +310,9 @@ TEST_CASE("TS-SA over uniform mini-batches of the history: one line, and its est
 
   SECTION("a copy is a checkpoint, and a save restores it") {
     std::stringstream saved;
-    policy.save(saved);
+    sabandit::state::save(saved, policy);
     ts_sa_minibatch restored(1);
-    restored.restore(saved);
+    sabandit::state::restore(saved, restored);
     xoshiro256pp a(5), b(5);
     for (int t = 0; t < 200; ++t) {
       const double x = standard_normal(a);

@@ -25,18 +25,18 @@ class context_buffer {
   context_buffer(Eigen::Index dimension, Eigen::Index capacity)
       : phis_(dimension, capacity), rewards_(capacity), capacity_(capacity) {}
 
-  /// What one push changes, for undo().
-  struct checkpoint {
+  /// What one push changes, for undo() (a one-step undo log, not persistence).
+  struct push_mark {
     Eigen::Index size;  ///< the pairs held before the push
     Eigen::Index head;  ///< the ring's next slot before the push
   };
   /// The state the next push will change.
-  [[nodiscard]] checkpoint save() const noexcept { return {size_, head_}; }
-  /// Undoes the push since save(): a bounded buffer that overwrote a slot cannot get the old
+  [[nodiscard]] push_mark before_push() const noexcept { return {size_, head_}; }
+  /// Undoes the push since before_push(): a bounded buffer that overwrote a slot cannot get the old
   /// pair back, so callers of a full ring restore it from their own copy (push_aside).
-  void undo(const checkpoint& saved) noexcept {
-    size_ = saved.size;
-    head_ = saved.head;
+  void undo(const push_mark& mark) noexcept {
+    size_ = mark.size;
+    head_ = mark.head;
   }
 
   /// Appends (phi, reward); a full ring overwrites its oldest pair. A growing buffer doubles

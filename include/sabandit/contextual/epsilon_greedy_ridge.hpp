@@ -14,7 +14,7 @@
 #include "sabandit/contextual/ridge_core.hpp"
 #include "sabandit/contextual/tie_break.hpp"
 #include "sabandit/errors.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/random/bits.hpp"
 
 namespace sabandit::contextual {
@@ -36,8 +36,7 @@ struct epsilon_greedy_ridge_params {
 
 /// Epsilon-greedy ridge (header comment); models ContextualPolicy. A copy is a checkpoint.
 template <FeatureMap Map = disjoint_features>
-class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>,
-               public state::saveable<epsilon_greedy_ridge<Map>> {
+class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params> {
  public:
   /// The parameters.
   using params = epsilon_greedy_ridge_params;
@@ -58,7 +57,7 @@ class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>
         gen);
   }
 
-  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) --------------------------------------------------------
   /// "contextual_epsilon_greedy_ridge", the type in a saved state's header (disjoint features only).
   [[nodiscard]] static std::string state_name() { return "contextual_epsilon_greedy_ridge"; }
   /// The saved fields: K, d, epsilon and the ridge statistics (ridge_core.hpp).

@@ -17,6 +17,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/compiler.hpp"
 
 namespace sabandit::contextual {
 
@@ -25,7 +26,7 @@ namespace sabandit::contextual {
 [[nodiscard]] inline Eigen::Index factor_doubles(Eigen::Index dimension) noexcept {
   constexpr Eigen::Index most = Eigen::Index{1} << 40;
   Eigen::Index doubles = 0;
-  return __builtin_mul_overflow(dimension, dimension, &doubles) || doubles > most ? most
+  return detail::mul_overflow(dimension, dimension, &doubles) || doubles > most ? most
                                                                                   : doubles;
 }
 

@@ -28,7 +28,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/detail/state_fields.hpp"
 
 namespace sabandit::contextual {
 
@@ -56,8 +56,7 @@ struct laplace_ts_params {
 /// Laplace-approximate Thompson sampling (header comment); models ContextualPolicy. A copy is
 /// a checkpoint.
 template <RewardModel Model = bernoulli_model, FeatureMap Map = disjoint_features>
-class laplace_ts : public policy_core<Map, laplace_ts_params>,
-                   public state::saveable<laplace_ts<Model, Map>> {
+class laplace_ts : public policy_core<Map, laplace_ts_params> {
   using base = policy_core<Map, laplace_ts_params>;
 
  public:
@@ -118,10 +117,10 @@ class laplace_ts : public policy_core<Map, laplace_ts_params>,
   /// The reward model.
   [[nodiscard]] const Model& model() const noexcept { return model_; }
 
-  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) --------------------------------------------------------
   /// "contextual_laplace_ts<model>", the type in a saved state's header (disjoint features).
   [[nodiscard]] static std::string state_name() {
-    return "contextual_laplace_ts<" + state::component_name<Model>() + ">";
+    return "contextual_laplace_ts<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields: the model, K, d, the parameters, and per block its MAP, H's factor and
   /// its history (whose rewards must be the model's).

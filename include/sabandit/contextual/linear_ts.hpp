@@ -18,7 +18,7 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/ridge_core.hpp"
 #include "sabandit/errors.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit::contextual {
@@ -40,8 +40,7 @@ struct linear_ts_params {
 
 /// Linear TS (header comment); models ContextualPolicy. A copy is a checkpoint.
 template <FeatureMap Map = disjoint_features>
-class linear_ts : public ridge_core<Map, linear_ts_params>,
-               public state::saveable<linear_ts<Map>> {
+class linear_ts : public ridge_core<Map, linear_ts_params> {
  public:
   /// The parameters.
   using params = linear_ts_params;
@@ -60,7 +59,7 @@ class linear_ts : public ridge_core<Map, linear_ts_params>,
         gen);
   }
 
-  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) --------------------------------------------------------
   /// "contextual_linear_ts", the type in a saved state's header (disjoint features only).
   [[nodiscard]] static std::string state_name() { return "contextual_linear_ts"; }
   /// The saved fields: K, d, v and the ridge statistics (ridge_core.hpp).

@@ -16,7 +16,7 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/ridge_core.hpp"
 #include "sabandit/errors.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/detail/state_fields.hpp"
 
 namespace sabandit::contextual {
 
@@ -39,8 +39,7 @@ struct linucb_params {
 
 /// LinUCB (header comment); models ContextualPolicy. A copy is a checkpoint.
 template <FeatureMap Map = disjoint_features>
-class linucb : public ridge_core<Map, linucb_params>,
-               public state::saveable<linucb<Map>> {
+class linucb : public ridge_core<Map, linucb_params> {
  public:
   /// The parameters.
   using params = linucb_params;
@@ -59,7 +58,7 @@ class linucb : public ridge_core<Map, linucb_params>,
         gen);
   }
 
-  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) --------------------------------------------------------
   /// "contextual_linucb", the type in a saved state's header (disjoint features only).
   [[nodiscard]] static std::string state_name() { return "contextual_linucb"; }
   /// The saved fields: K, d, alpha and the ridge statistics (ridge_core.hpp).

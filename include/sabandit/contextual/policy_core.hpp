@@ -19,7 +19,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
 #include "sabandit/random/normal.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/detail/state_fields.hpp"
 
 namespace sabandit::contextual {
 
@@ -110,7 +110,7 @@ class policy_core {
   static void persist_shape_and_model(Self& self, Archive& ar, const Model& current,
                                       PerBlock&& per_block, Make&& make) {
     Model model = current;
-    state::persist_component("model", model, ar);
+    detail::persist_component("model", model, ar);
     persist_shape(self, ar, per_block, [&](Eigen::Index k, Eigen::Index d, const Params& p) {
       return make(k, d, p, model);
     });

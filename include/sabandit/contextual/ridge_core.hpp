@@ -53,7 +53,7 @@ class ridge_core : public policy_core<Map, Params> {
   }
 
  protected:
-  // --- persistence (state/persist.hpp) ------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) ------------------------------------------------------
   /// A ridge policy's saved fields: K, d, its parameters (`Params::persist`) and the ridge
   /// statistics; `make(K, d, p)` rebuilds the policy when reading.
   template <class Self, class Archive, class Make>

@@ -16,14 +16,41 @@
 // scale-free form (the scalar derivation, docs/scale-free-ts-sa.md, with phi phi^T for |phi|^2):
 //   J    <- J + i(<phi, theta>) phi phi^T                      (the newest reward's information)
 //   g     = the mean log-likelihood gradient over the B most recent pairs, the newest included
-//   omega = theta + h P g + sqrt(2 h P) xi,  P = m J^-1           (line 8, Fisher-preconditioned)
+//   omega = theta + h P g + sqrt(tau) sqrt(2 h P) xi,  P = m J^-1  (line 8, Fisher-preconditioned,
+//                                                                    at line 4's temperature)
 //   theta <- theta + gamma_n (omega - theta), gamma_n = 1 / (h (n + 1))   (line 9)
 // so the drift is gamma_n h P g = J^-1 g: the stochastic Newton (Fisher scoring) step. For
 // Gaussian rewards of variance 1 and B = 1 it is recursive least squares, whose iterate is the
 // ridge solution (lambda0 I + sum phi phi^T)^-1 sum r phi exactly (tested); for Bernoulli
 // rewards it is the extended Kalman filter of online logistic regression. The SA average keeps a
-// Langevin jitter of variance 2 / (h m) J^-1 per step, 2 / h of the posterior's summed over the
-// later steps (2 % at h = 100), as in the scalar case.
+// Langevin jitter of variance 2 tau / (h m) J^-1 per step, 2 / h of the sampled spread tau J^-1
+// summed over the later steps (2 % at h = 100), as in the scalar case.
+//
+// Why the chain runs at line 4's temperature. The jitter is theta's own, so unlike line 4's
+// fresh draw it persists from round to round and moves every later decision the same way. It is
+// harmless only while it is small beside line 4's spread. Untempered (noise sqrt(2 h P) xi) it
+// is 2 / h of J^-1 whatever tau is: at tau = 1 that is 2 % of the spread, but at the
+// temperatures the classification bandits choose (tau = 1e-4 to 1e-3, Laplace TS's v^2 there
+// too) it is 20 to 200 times line 4's spread, so exploration follows the iterate's random walk
+// rather than tau, and tuning tau cannot reach the posterior spread it asks for. Scaling line 8's
+// noise by sqrt(tau) makes the SA average track the tempered posterior N(., tau J^-1) that line 4
+// samples (what TS-SGLD's temperature means), keeps the jitter at 2 / h of that spread for every
+// tau, and changes nothing at the default tau = 1. The drift, J^-1 g, is unchanged.
+//
+// Refits while the block is young (Omega' = refit_per_dimension x d pulls, 2 d by default).
+// The stochastic Newton step linearises each reward once, at the iterate of its arrival, and J
+// keeps i(eta_j) at that eta_j for good. While a block has fewer than about d pulls its theta is
+// not identified by its data (the posterior is the prior in the directions not yet seen), so
+// those linearisations are made far from where the iterate ends, and are never revisited: they
+// bias the iterate and J (i = 1/4 at eta = 0 over-states the information of rewards the model
+// later predicts well) for the rest of the run. Once the posterior has concentrated in every
+// direction, a linearisation's error, second order in the iterate's later move, is small. So
+// line 1's warm start is repeated at the block's pulls m = 2^j <= Omega' and at m = Omega': theta
+// becomes the MAP of all the block's pairs so far and J the Hessian there (Laplace TS's
+// posterior), and the chain goes on from it. The window keeps every pair until then (capacity
+// >= Omega'): memory stays O(d^2) per block (2 d (d + 1) doubles beside J's d^2), and the refits
+// cost sum_j 2^j d^2 <= 2 Omega' d^2 per Newton iteration over the whole run, O(d^2) amortised
+// over the block's pulls once it has more than a few Omega'.
 //
 // Line 1: each arm is played Omega times (round-robin) before the block's chain starts; the
 // block then starts at the MAP of its warm-up pairs under the prior N(0, lambda0^-1 I), by
@@ -32,8 +59,9 @@
 // lambda0 I.
 //
 // Defaults, from the derivation rather than tuned on data (docs/contextual.md): h = 100 with the
-// Newton schedule, tau = 1 (Thompson sampling's own spread), B = 1, Omega = 1, N = 1, and the
-// prior N(0, I), the baselines' (LinUCB's and linear TS's A = I, Laplace TS's prior).
+// Newton schedule, tau = 1 (Thompson sampling's own spread), B = 1, Omega = 1, N = 1,
+// Omega' = 2 d, and the prior N(0, I), the baselines' (LinUCB's and linear TS's A = I, Laplace
+// TS's prior).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -55,12 +83,13 @@
 #include "sabandit/contextual/langevin_move.hpp"
 #include "sabandit/contextual/policy_core.hpp"
 #include "sabandit/contextual/workspace.hpp"
+#include "sabandit/detail/compiler.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/information.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/state/persist.hpp"
 
 namespace sabandit::contextual {
 
@@ -75,25 +104,29 @@ struct ts_sa_params {
   double temperature = 1.0;      ///< tau in [1e-100, 1e100]: line 4's variance factor
   double prior_variance = 1.0;   ///< in [1e-100, 1e100]: the prior N(0, this I); lambda0 = 1 / this
   newton_options warm_start{};   ///< the warm start's Newton iteration
+  /// >= 0: Omega' / d: the block refits its MAP at its pulls 2^j <= Omega' and at Omega'
+  /// (header comment; 0: only line 1's warm start).
+  Eigen::Index refit_per_dimension = 2;
 
   /// Saves or restores the members (state/persist.hpp); the policy checks them when rebuilt.
   template <class Archive>
   void persist(Archive& ar) {
     persist_langevin(*this, ar);
     ar("window", window);
+    ar("refit_per_dimension", refit_per_dimension);
   }
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
     validate_langevin(*this);
     detail::require_at_least<Eigen::Index>("window (B)", window, 1);
+    detail::require_at_least<Eigen::Index>("refit_per_dimension", refit_per_dimension, 0);
   }
 };
 
 /// Contextual TS-SA over any RewardModel (header comment); models ContextualPolicy. A copy is a
 /// checkpoint.
 template <RewardModel Model = gaussian_model, FeatureMap Map = disjoint_features>
-class ts_sa : public policy_core<Map, ts_sa_params>,
-              public state::saveable<ts_sa<Model, Map>> {
+class ts_sa : public policy_core<Map, ts_sa_params> {
   using base = policy_core<Map, ts_sa_params>;
 
  public:
@@ -137,7 +170,7 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
   /// Learns reward r of `arm` at x (lines 6-11, or the warm-up and its warm start). Throws
   /// std::invalid_argument naming "context" or "reward" (outside the model's support),
   /// std::out_of_range for the arm, std::domain_error if the chain or the warm start become
-  /// non-finite; the policy is then unchanged. After the warm start it allocates only
+  /// non-finite; the policy is then unchanged. After the refit phase it allocates only
   /// the rank-one kernel's temporary (information_factor::rank_one_update).
   template <std::uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& gen) {
@@ -148,10 +181,12 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
     auto& window = windows_[k];
     if (n + 1 < warm_up_pulls) {  // the warm-up: record only
       window.push(phi, reward);
-    } else if (n + 1 == warm_up_pulls) {  // line 1: the MAP of the warm-up pairs, J its Hessian
-      // The window holds every warm-up pair (its capacity is at least Omega x the block's
-      // arms), so a failed fit takes nothing out that it had.
-      work_.push_and_fit(model_, window, phi, reward, Eigen::VectorXd::Zero(this->dimension()),
+    } else if (refits_at(n + 1, warm_up_pulls)) {
+      // line 1: the MAP of the block's pairs, J its Hessian (the warm start, then the refits),
+      // from the current iterate (0 before the warm start). The window holds every pair so far
+      // (its capacity is at least Omega x the block's arms and Omega'), so a failed fit takes
+      // nothing out that it had.
+      work_.push_and_fit(model_, window, phi, reward, theta_.col(block),
                          this->parameters().prior_variance, this->parameters().warm_start);
       commit(block);
     } else {
@@ -179,12 +214,13 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
   [[nodiscard]] const Model& model() const noexcept { return model_; }
   /// The doubles one block holds: theta (d), J's factor (d^2), the window of `capacity` pairs
   /// (capacity (d + 1)) and the count: O(d^2 + B d), whatever the horizon. `capacity` is
-  /// max(B, Omega x the arms of a block), so that the warm start sees every warm-up pair.
+  /// max(B, Omega x the arms of a block, Omega'), so that the warm start and the refits see
+  /// every pair so far.
   [[nodiscard]] static Eigen::Index doubles_per_block(Eigen::Index dimension,
                                                       Eigen::Index capacity) noexcept {
     // Saturating, like factor_doubles: a size check then reports a huge window as too big.
     Eigen::Index window = 0;
-    if (__builtin_mul_overflow(capacity, dimension + 1, &window) || window > (Eigen::Index{1} << 40))
+    if (detail::mul_overflow(capacity, dimension + 1, &window) || window > (Eigen::Index{1} << 40))
       window = Eigen::Index{1} << 40;
     return factor_doubles(dimension) + dimension + window + 1;
   }
@@ -193,10 +229,10 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
     return doubles_per_block(this->dimension(), windows_.front().capacity());
   }
 
-  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) --------------------------------------------------------
   /// "contextual_ts_sa<model>", the type in a saved state's header (disjoint features).
   [[nodiscard]] static std::string state_name() {
-    return "contextual_ts_sa<" + state::component_name<Model>() + ">";
+    return "contextual_ts_sa<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields: the model, K, d, the parameters, theta, the pull counts, and per block
   /// J's factor and the window (whose rewards must be the model's, and which holds
@@ -207,7 +243,7 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
     base::persist_shape_and_model(
         self, ar, self.model_,
         [](Eigen::Index, Eigen::Index d, const params& p) {  // the window's capacity, disjoint
-          return doubles_per_block(d, std::max(p.window, p.warmup));
+          return doubles_per_block(d, std::max({p.window, p.warmup, refit_pulls(p, d)}));
         },
         [](Eigen::Index k, auto d, const params& p, const Model& model) {  // generic: compiled for reading only
           return ts_sa(k, d, p, model);
@@ -250,9 +286,27 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
     const Eigen::Index arms = num_arms / map.blocks(num_arms);
     Eigen::Index warm_up = 0;
-    if (__builtin_mul_overflow(p.warmup, arms, &warm_up) || warm_up > bounds::state_doubles)
+    if (detail::mul_overflow(p.warmup, arms, &warm_up) || warm_up > bounds::state_doubles)
       detail::throw_invalid("warmup (Omega)", p.warmup, "times the arms of a block must be <= 2^31");
-    return std::max(p.window, warm_up);
+    const Eigen::Index refit = refit_pulls(p, map.dimension());
+    if (refit > bounds::state_doubles)
+      detail::throw_invalid("refit_per_dimension", p.refit_per_dimension,
+                            "times the dimension must be <= 2^31");
+    return std::max({p.window, warm_up, refit});
+  }
+  // Whether the block's m-th pull refits (header comment): the warm start (m = Omega x the
+  // block's arms), and, up to Omega', the pulls m = 2^j and m = Omega'.
+  [[nodiscard]] bool refits_at(Eigen::Index m, Eigen::Index warm_up_pulls) const noexcept {
+    if (m == warm_up_pulls) return true;
+    const Eigen::Index last = refit_pulls(this->parameters(), this->dimension());
+    return m > warm_up_pulls && m <= last && (m == last || (m & (m - 1)) == 0);
+  }
+  // Omega' = refit_per_dimension x d, saturating (capacity_for reports it too big).
+  static Eigen::Index refit_pulls(const params& p, Eigen::Index dimension) noexcept {
+    Eigen::Index pulls = 0;
+    return detail::mul_overflow(p.refit_per_dimension, dimension, &pulls)
+               ? std::numeric_limits<Eigen::Index>::max()
+               : pulls;
   }
 
   // Lines 6-10 for `block` with n pulls before this one, into work_.theta and work_.factor
@@ -282,7 +336,9 @@ class ts_sa : public policy_core<Map, ts_sa_params>,
                           work_.gradient, work_.terms);
       }
       bound_drift(phi, gamma * this->parameters().step_size * in_hand);
-      langevin_move(work_.theta, work_.gradient, this->parameters().step_size, 1.0, gamma,
+      // the chain at the decision's temperature (header comment): noise scale sqrt(tau)
+      langevin_move(work_.theta, work_.gradient, this->parameters().step_size,
+                    std::sqrt(this->parameters().temperature), gamma,
                     &work_.factor, in_hand, work_.moves, gen);
     }
   }

@@ -40,7 +40,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/detail/state_fields.hpp"
 
 namespace sabandit::contextual {
 
@@ -72,8 +72,7 @@ struct ts_sgld_params {
 /// Contextual TS-SGLD over any RewardModel (header comment); models ContextualPolicy. A copy is
 /// a checkpoint.
 template <RewardModel Model = gaussian_model, FeatureMap Map = disjoint_features>
-class ts_sgld : public policy_core<Map, ts_sgld_params>,
-                public state::saveable<ts_sgld<Model, Map>> {
+class ts_sgld : public policy_core<Map, ts_sgld_params> {
   using base = policy_core<Map, ts_sgld_params>;
 
  public:
@@ -148,10 +147,10 @@ class ts_sgld : public policy_core<Map, ts_sgld_params>,
   /// The reward model.
   [[nodiscard]] const Model& model() const noexcept { return model_; }
 
-  // --- persistence (state/persist.hpp) --------------------------------------------------------
+  // --- persistence (state::save and state::restore, state/persist.hpp) --------------------------------------------------------
   /// "contextual_ts_sgld<model>", the type in a saved state's header (disjoint features).
   [[nodiscard]] static std::string state_name() {
-    return "contextual_ts_sgld<" + state::component_name<Model>() + ">";
+    return "contextual_ts_sgld<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields: the model, K, d, the parameters, theta, the arms' pulls and each block's
   /// history (its rewards the model's, its size the block's pulls); the step's scale is

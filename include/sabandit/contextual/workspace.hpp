@@ -42,7 +42,7 @@ struct workspace {
   void push_and_fit(const Model& model, context_buffer& data, const vector_cref& phi,
                     double reward, const vector_cref& start, double prior_variance,
                     const newton_options& options) {
-    const auto saved = data.save();
+    const auto mark = data.before_push();
     data.push(phi, reward);
     try {
       theta = start;
@@ -51,7 +51,7 @@ struct workspace {
         throw std::domain_error("sabandit: a contextual MAP became non-finite; scale the "
                                 "contexts or rewards down");
     } catch (...) {
-      data.undo(saved);
+      data.undo(mark);
       throw;
     }
   }

@@ -7,13 +7,15 @@
 #include <string>
 #include <string_view>
 
+#include "sabandit/detail/compiler.hpp"
+
 namespace sabandit::detail {
 
 /// a * b, or std::overflow_error naming `what` if the product does not fit in Int.
 template <class Int>
 [[nodiscard]] Int checked_mul(Int a, Int b, std::string_view what) {
   Int result{};
-  if (__builtin_mul_overflow(a, b, &result))
+  if (mul_overflow(a, b, &result))
     throw std::overflow_error("sabandit: " + std::string(what) + " overflows: " +
                               std::to_string(a) + " x " + std::to_string(b));
   return result;
@@ -23,7 +25,7 @@ template <class Int>
 template <class Int>
 [[nodiscard]] Int checked_add(Int a, Int b, std::string_view what) {
   Int result{};
-  if (__builtin_add_overflow(a, b, &result))
+  if (add_overflow(a, b, &result))
     throw std::overflow_error("sabandit: " + std::string(what) + " overflows: " +
                               std::to_string(a) + " + " + std::to_string(b));
   return result;

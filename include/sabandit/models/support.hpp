@@ -11,16 +11,10 @@
 // The built-in supports are written once here, for the model and its conjugate posterior alike.
 #include <cmath>
 
+#include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
 
-namespace sabandit {
-
-/// A model that declares its support: `m.validate_reward(x)` throws std::invalid_argument,
-/// naming "reward" and x, for a reward the model cannot produce.
-template <class M>
-concept SupportDeclaringModel = requires(const M& model, double x) { model.validate_reward(x); };
-
-namespace detail {
+namespace sabandit::detail {
 
 /// Bernoulli outcomes, and the fractional rewards of [0, 1] that Beta-Bernoulli TS takes as the
 /// success probability of a Bernoulli trial (Agrawal & Goyal 2012): x in [0, 1].
@@ -45,5 +39,4 @@ void require_supported_reward(const Model& model, double reward) {
   require_reward(reward);
 }
 
-}  // namespace detail
-}  // namespace sabandit
+}  // namespace sabandit::detail

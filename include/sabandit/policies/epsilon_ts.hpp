@@ -5,27 +5,24 @@
 // are greedy otherwise, with epsilon = 1/K; here that regime is epsilon = 1 - 1/K.) It is TS plus one coin, so it is built from thompson<Model>
 // and works over any model with a conjugate posterior (Gaussian: the paper's baseline).
 #include <optional>
-#include <istream>
-#include <optional>
-#include <ostream>
 #include <random>
 #include <string>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/gaussian.hpp"
-#include "sabandit/policies/detail/gaussian_scores.hpp"
+#include "sabandit/policies/common/gaussian_scores.hpp"
 #include "sabandit/policies/thompson.hpp"
 #include "sabandit/random/bits.hpp"
-#include "sabandit/state/persist.hpp"
 
 namespace sabandit {
 
 /// epsilon-TS over `Model`'s conjugate posterior; models Policy. A copy is a checkpoint.
 template <class Model = gaussian_model>
-class epsilon_ts : public state::saveable<epsilon_ts<Model>> {
+class epsilon_ts {
  public:
   /// The greedy probability and the posterior's parameters, an aggregate for designated
   /// initialisers: `epsilon_ts<>(K, {.epsilon = 0.1})`.
@@ -72,7 +69,7 @@ class epsilon_ts : public state::saveable<epsilon_ts<Model>> {
 
   /// "epsilon_ts<model>", the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {
-    return "epsilon_ts<" + state::component_name<Model>() + ">";
+    return "epsilon_ts<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields (state/persist.hpp): the Thompson sampler's, then epsilon.
   template <class Self, class Archive>

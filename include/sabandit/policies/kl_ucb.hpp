@@ -13,21 +13,19 @@
 // replaced by bisection.
 #include <cmath>
 #include <limits>
-#include <istream>
-#include <ostream>
 #include <random>
 #include <string>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/policies/arm_statistics.hpp"
-#include "sabandit/policies/detail/gaussian_scores.hpp"
-#include "sabandit/policies/detail/warm_up.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/policies/common/arm_statistics.hpp"
+#include "sabandit/policies/common/gaussian_scores.hpp"
+#include "sabandit/policies/common/warm_up.hpp"
 
 namespace sabandit {
 
@@ -72,7 +70,7 @@ template <DivergenceRewardModel Model>
 
 /// KL-UCB over `Model`'s divergence; models Policy (deterministic: the engine is not used).
 template <DivergenceRewardModel Model = bernoulli_model>
-class kl_ucb : public state::saveable<kl_ucb<Model>> {
+class kl_ucb {
  public:
   /// The exploration level's log log t coefficient and the warm-up: an aggregate for
   /// designated initialisers.
@@ -129,7 +127,7 @@ class kl_ucb : public state::saveable<kl_ucb<Model>> {
 
   /// "kl_ucb<model>", the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {
-    return "kl_ucb<" + state::component_name<Model>() + ">";
+    return "kl_ucb<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields (state/persist.hpp): K, the parameters, the model and the statistics.
   /// Not the indices: select() recomputes them all from the statistics (until it runs, a
@@ -143,7 +141,7 @@ class kl_ucb : public state::saveable<kl_ucb<Model>> {
     ar.require_backed("num_arms", num_arms, 2);  // its counts and sums follow
     ar("log_log_coefficient", p.log_log_coefficient);
     ar("warmup", p.warmup);
-    state::persist_component("model", model, ar);
+    detail::persist_component("model", model, ar);
     if constexpr (Archive::reading) self = kl_ucb(num_arms, p, std::move(model));
     ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
   }

@@ -10,8 +10,6 @@
 // A model without a conjugate posterior is rejected at compile time: use the Langevin
 // policies (ts_sa, ts_sgld), which need only a likelihood.
 #include <cmath>
-#include <istream>
-#include <ostream>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -20,26 +18,26 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/policies/arm_statistics.hpp"
-#include "sabandit/policies/detail/gaussian_scores.hpp"
-#include "sabandit/policies/detail/warm_up.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/policies/common/arm_statistics.hpp"
+#include "sabandit/policies/common/gaussian_scores.hpp"
+#include "sabandit/policies/common/warm_up.hpp"
 
 namespace sabandit {
 
 /// Thompson sampling over `Model`'s conjugate posterior; models Policy. A copy is a checkpoint.
 template <class Model = gaussian_model>
-class thompson : public state::saveable<thompson<Model>> {
+class thompson {
   static_assert(ConjugateRewardModel<Model>,
                 "thompson<Model> needs a conjugate posterior (Model::posterior_type, see "
                 "docs/concepts.md); for a likelihood without one use ts_sa<Model> or "
                 "ts_sgld<Model>");
   using posterior_type = typename Model::posterior_type;
   // A normal posterior's draw is centre + spread z: the round is then one normal fill and one
-  // argmax over arrays (detail/gaussian_scores.hpp), bit for bit the paper's Gaussian TS.
+  // argmax over arrays (common/gaussian_scores.hpp), bit for bit the paper's Gaussian TS.
   static constexpr bool normal_draws = std::is_same_v<posterior_type, normal_posterior>;
 
  public:
@@ -123,7 +121,7 @@ class thompson : public state::saveable<thompson<Model>> {
 
   /// "thompson<model>", the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {
-    return "thompson<" + state::component_name<Model>() + ">";
+    return "thompson<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields (state/persist.hpp): K, the parameters, the statistics and every arm's
   /// posterior, which must be the prior updated by the arm's count and sum; the scores are

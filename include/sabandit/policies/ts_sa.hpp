@@ -22,7 +22,7 @@
 // Per arm it keeps theta_a (d), the last B rewards with their running sum, and a pull count:
 // O(K (d + B)) memory whatever the horizon. A round:
 //   select  (lines 3-5): theta_{a,t} ~ N(theta_a, tau / n_a I), play argmax <phi_a, theta_{a,t}>
-//           (one scalar normal per arm, see detail/gaussian_scores.hpp);
+//           (one scalar normal per arm, see common/gaussian_scores.hpp);
 //   update  (lines 6-11): N inner iterations of
 //             omega = theta + h g(theta) + N(0, 2h I)            (line 8, LMC proposal)
 //             theta = (1 - gamma_n) theta + gamma_n omega        (line 9, SA average)
@@ -38,14 +38,13 @@
 // For a non-Gaussian model the paper's SA schedule moves the iterate very slowly (gamma_19 =
 // 0.011, and the logit's curvature is p (1 - p) <= 1/4): the reason for the scale-free default.
 #include <concepts>
-#include <istream>
-#include <ostream>
 #include <random>
 #include <string>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/models/gaussian.hpp"
@@ -59,8 +58,7 @@ namespace sabandit {
 /// default); models Policy. A copy is a checkpoint.
 template <RewardModel Model = gaussian_model, SaSchedule Schedule = polynomial_decay,
           langevin::GradientSource Source = langevin::recent_window>
-class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedule>>,
-              public state::saveable<ts_sa<Model, Schedule, Source>> {
+class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedule>> {
   using core = langevin::core<Model, Source, langevin::sa_averaging<Schedule>>;
   static constexpr bool windowed = std::same_as<Source, langevin::recent_window>;
 
@@ -180,7 +178,7 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
   }
 
   /// The reward windows (B x K), to show that memory does not grow with the horizon.
-  [[nodiscard]] const reward_windows& windows() const noexcept
+  [[nodiscard]] const langevin::reward_windows& windows() const noexcept
     requires windowed
   {
     return this->source().windows();
@@ -188,9 +186,9 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
 
   /// "ts_sa<model,schedule>" (another source adds its name), the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {
-    std::string name = "ts_sa<" + state::component_name<Model>() + "," +
-                       state::component_name<Schedule>();
-    if constexpr (!windowed) name += "," + state::component_name<Source>();
+    std::string name = "ts_sa<" + detail::component_name<Model>() + "," +
+                       detail::component_name<Schedule>();
+    if constexpr (!windowed) name += "," + detail::component_name<Source>();
     return name + ">";
   }
   /// The saved fields (state/persist.hpp): the Langevin core's, with B and the SA schedule.
@@ -202,7 +200,7 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
       int metric = p.metric == step_metric::fisher ? 1 : 0;
       ar.optional("metric", metric, 0, 0, 1);  // 0: identity (also older states), 1: Fisher
       p.metric = metric == 1 ? step_metric::fisher : step_metric::identity;
-      state::persist_component("sa_schedule", p.sa_schedule, ar);
+      detail::persist_component("sa_schedule", p.sa_schedule, ar);
       ar.nest("prior_rewards", [&] { pseudo_rewards::persist(p.prior_rewards, ar); });
     });
   }

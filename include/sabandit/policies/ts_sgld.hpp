@@ -28,8 +28,6 @@
 // position-dependent metric (Ma et al. 2015) is left out, as pSGLD does; for the Gaussian
 // P is constant and the target is exact. Off by default: the paper's baseline is unchanged.
 #include <cmath>
-#include <istream>
-#include <ostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -37,6 +35,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/policies/langevin/averaging.hpp"
@@ -48,8 +47,7 @@ namespace sabandit {
 /// TS-SGLD (Mazumdar et al. 2020) over any RewardModel; models Policy. A copy is a checkpoint.
 template <RewardModel Model = gaussian_model>
 class ts_sgld
-    : public langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate>,
-      public state::saveable<ts_sgld<Model>> {
+    : public langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate> {
   using core = langevin::core<Model, langevin::uniform_minibatch, langevin::last_iterate>;
 
  public:
@@ -124,7 +122,7 @@ class ts_sgld
 
   /// "ts_sgld<model>", the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {
-    return "ts_sgld<" + state::component_name<Model>() + ">";
+    return "ts_sgld<" + detail::component_name<Model>() + ">";
   }
   /// The saved fields (state/persist.hpp): the Langevin core's, with the batch size.
   template <class Self, class Archive>

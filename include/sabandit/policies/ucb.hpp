@@ -1,11 +1,11 @@
 #pragma once
 // UCB1 (Auer et al. 2002) as the paper's appendix writes it: play
 //   argmax_a  mean_a + tau * sqrt(2 ln t / n_a),
-// t the current round (1-based), n_a the pulls of arm a. tau multiplies the exploration bonus
-// (tau = 1 is textbook UCB1 for rewards of unit scale).
+// t the current round (1-based), n_a the pulls of arm a. tau, `bonus_scale`, multiplies the
+// exploration bonus (tau = 1 is textbook UCB1 for rewards of unit scale): a standard deviation's
+// scale, hence not called `temperature`, the name of a *variance* factor in every sampling
+// policy (thompson, epsilon_ts, ts_sa, ts_sgld). Version 0.2 called it `temperature` here too.
 #include <cmath>
-#include <istream>
-#include <ostream>
 #include <random>
 #include <string>
 
@@ -13,21 +13,21 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
-#include "sabandit/policies/arm_statistics.hpp"
-#include "sabandit/policies/detail/gaussian_scores.hpp"
-#include "sabandit/policies/detail/warm_up.hpp"
-#include "sabandit/state/persist.hpp"
+#include "sabandit/policies/common/arm_statistics.hpp"
+#include "sabandit/policies/common/gaussian_scores.hpp"
+#include "sabandit/policies/common/warm_up.hpp"
 
 namespace sabandit {
 
 /// UCB1 with a bonus scale: the deterministic baseline of the paper's experiments; models
 /// Policy. A regular value: a copy is a checkpoint.
-class ucb : public state::saveable<ucb> {
+class ucb {
  public:
-  /// UCB's parameters, an aggregate for designated initialisers: `ucb(K, {.temperature = 0.5})`.
+  /// UCB's parameters, an aggregate for designated initialisers: `ucb(K, {.bonus_scale = 0.5})`.
   struct params {
-    /// tau in [1e-100, 1e100]: scale of the exploration bonus.
-    double temperature = 1.0;
+    /// tau in [1e-100, 1e100]: multiplies the exploration bonus (on the reward's scale, like a
+    /// standard deviation; the sampling policies' `temperature` multiplies a variance).
+    double bonus_scale = 1.0;
     /// Pulls of every arm before the index is used (>= 1).
     Eigen::Index warmup = 1;
   };
@@ -36,7 +36,7 @@ class ucb : public state::saveable<ucb> {
   explicit ucb(Eigen::Index num_arms) : ucb(num_arms, params{}) {}
 
   /// Throws std::invalid_argument naming the parameter and its value unless K >= 1,
-  /// temperature is in [1e-100, 1e100] and warmup >= 1; std::length_error if K is beyond
+  /// bonus_scale is in [1e-100, 1e100] and warmup >= 1; std::length_error if K is beyond
   /// bounds::state_doubles.
   ucb(Eigen::Index num_arms, const params& p)
       : params_(validated(num_arms, p)),
@@ -57,7 +57,7 @@ class ucb : public state::saveable<ucb> {
   [[nodiscard]] Eigen::Index select(URBG& /*gen*/) {
     if (const auto arm = warm_up_.pending(stats_)) return *arm;
     const double round = static_cast<double>(stats_.total() + 1);
-    const double scale = params_.temperature * std::sqrt(std::log(round));
+    const double scale = params_.bonus_scale * std::sqrt(std::log(round));
     scores_ = means_ + scale * bonus_shape_;
     return detail::argmax(scores_);
   }
@@ -85,7 +85,7 @@ class ucb : public state::saveable<ucb> {
     params p = self.params_;
     ar("num_arms", num_arms);
     ar.require_backed("num_arms", num_arms, 2);  // its counts and sums follow
-    ar("temperature", p.temperature);
+    ar.renamed("bonus_scale", "temperature", p.bonus_scale);  // "temperature" in 0.2
     ar("warmup", p.warmup);
     if constexpr (Archive::reading) self = ucb(num_arms, p);
     ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
@@ -99,7 +99,7 @@ class ucb : public state::saveable<ucb> {
   static params validated(Eigen::Index num_arms, const params& p) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
     detail::require_state_size("ucb", num_arms, 6);
-    detail::require_scale("temperature", p.temperature);
+    detail::require_scale("bonus_scale", p.bonus_scale);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;
   }

@@ -8,6 +8,8 @@
 #include <random>
 #include <type_traits>
 
+#include "sabandit/detail/compiler.hpp"
+
 namespace sabandit {
 
 /// 64 uniformly random bits from any URBG.
@@ -52,9 +54,7 @@ template <std::uniform_random_bit_generator URBG>
 /// Without the rejection step its bias is at most n / 2^64, far below anything measurable.
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] inline std::uint64_t uniform_index(URBG& gen, std::uint64_t n) {
-  __extension__ using uint128 = unsigned __int128;  // GCC and Clang on 64-bit targets
-  const auto product = static_cast<uint128>(random_bits64(gen)) * n;
-  return static_cast<std::uint64_t>(product >> 64U);
+  return detail::mul_high64(random_bits64(gen), n);
 }
 
 namespace detail {

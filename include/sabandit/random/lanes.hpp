@@ -32,32 +32,16 @@
 #include <type_traits>
 #include <utility>
 
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/lemire32.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/xoshiro.hpp"
 
-// Whether the lane engine compiles an AVX2 copy of its kernel next to the portable one and
-// picks it at run time: on x86-64 with GCC or Clang, unless the code is already compiled for
-// AVX2 (then the portable copy is AVX2) or the user defines it to 0.
-#ifndef SABANDIT_LANES_AVX2_DISPATCH
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__AVX2__)
-#define SABANDIT_LANES_AVX2_DISPATCH 1
-#else
-#define SABANDIT_LANES_AVX2_DISPATCH 0
-#endif
-#endif
+// SABANDIT_LANES_AVX2_DISPATCH (detail/compiler.hpp): whether the lane engine compiles an AVX2
+// copy of its kernel next to the portable one and picks it at run time.
 
 namespace sabandit {
-
-namespace detail {
-
-/// Four and eight 64-bit lanes as GCC/Clang vector-extension types (xoshiro256pp_lanes).
-using u64x4 = std::uint64_t __attribute__((vector_size(32)));
-/// See u64x4.
-using u64x8 = std::uint64_t __attribute__((vector_size(64)));
-
-}  // namespace detail
 
 /// `Lanes` (4 or 8) xoshiro256++ engines stepped together; models
 /// std::uniform_random_bit_generator (one word at a time, buffered a step at a time) and fills
@@ -181,9 +165,10 @@ class xoshiro256pp_lanes {
  private:
   using word_block = std::array<std::uint64_t, Lanes>;
 
-  // The lanes as one vector of the compiler's (GCC/Clang vector extensions): element j is lane
-  // j. On baseline x86-64 the compiler splits it into SSE2 registers; compiled for AVX2 it is
-  // one register. Integer operations only, so every split gives the same words.
+  // The lanes as one vector of the compiler's (GCC/Clang vector extensions, else an array:
+  // detail/compiler.hpp): element j is lane j. On baseline x86-64 the compiler splits it into
+  // SSE2 registers; compiled for AVX2 it is one register. Integer operations only, so every
+  // split gives the same words.
   // (Defined outside the template: GCC drops vector_size from a dependent alias.)
   using lane_vector = std::conditional_t<Lanes == 4, detail::u64x4, detail::u64x8>;
   static_assert(sizeof(lane_vector) == sizeof(word_block));
@@ -191,7 +176,7 @@ class xoshiro256pp_lanes {
   // `count` steps of every lane, the words of step t stored at out + t L (as bytes, in lane
   // order). The state is loaded into locals first and stored back at the end, so it stays in
   // registers for the whole block.
-  [[gnu::always_inline]] static inline void generate_steps(std::array<word_block, 4>& state,
+  SABANDIT_ALWAYS_INLINE static void generate_steps(std::array<word_block, 4>& state,
                                                            void* out, std::size_t count) noexcept {
     lane_vector s0, s1, s2, s3;
     std::memcpy(&s0, state[0].data(), sizeof s0);
@@ -221,19 +206,19 @@ class xoshiro256pp_lanes {
   // built for less than AVX2, once more for AVX2, chosen at run time when the processor has it
   // (GCC/Clang's target attribute: still a header, and no -march flag asked of anyone). Both
   // give the same words; the AVX2 one takes four lanes an instruction instead of two.
-  [[gnu::noinline]] static void generate_portable(std::array<word_block, 4>& state, void* out,
+  SABANDIT_NOINLINE static void generate_portable(std::array<word_block, 4>& state, void* out,
                                                   std::size_t count) noexcept {
     generate_steps(state, out, count);
   }
 #if SABANDIT_LANES_AVX2_DISPATCH
-  [[gnu::noinline, gnu::target("avx2")]] static void generate_avx2(
+  SABANDIT_NOINLINE SABANDIT_TARGET_AVX2 static void generate_avx2(
       std::array<word_block, 4>& state, void* out, std::size_t count) noexcept {
     generate_steps(state, out, count);
   }
 #endif
   void generate(void* out, std::size_t count) noexcept {
 #if SABANDIT_LANES_AVX2_DISPATCH
-    static const bool avx2 = __builtin_cpu_supports("avx2") != 0;
+    static const bool avx2 = detail::cpu_has_avx2();
     if (avx2) {
       generate_avx2(state_, out, count);
       return;

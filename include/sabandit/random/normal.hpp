@@ -21,6 +21,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/random/bits.hpp"
 
 namespace sabandit {
@@ -73,8 +74,8 @@ inline const ziggurat_tables& ziggurat() noexcept {
 /// the scalar stream is unchanged by the split. Kept out of line: it is rare, and inlining it
 /// would crowd the fast path's loop.
 template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] [[gnu::noinline]] double ziggurat_finish(const ziggurat_tables& z,
-                                                       std::uint64_t bits, URBG& gen) {
+[[nodiscard]] SABANDIT_NOINLINE double ziggurat_finish(const ziggurat_tables& z,
+                                                      std::uint64_t bits, URBG& gen) {
   for (;;) {
     const auto layer = static_cast<std::size_t>(bits & 0xffU);  // bits 0..7: the layer
     const std::uint64_t u = bits >> 11U;                         // bits 11..63: the position
@@ -114,8 +115,8 @@ struct ziggurat_core_result {
 /// decision loops copy it into a local for that), and GCC otherwise declines to inline it into
 /// them.
 template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] [[gnu::always_inline]] inline double ziggurat_normal(const ziggurat_tables& z,
-                                                                   URBG& gen) {
+[[nodiscard]] SABANDIT_ALWAYS_INLINE double ziggurat_normal(const ziggurat_tables& z,
+                                                           URBG& gen) {
   const std::uint64_t bits = random_bits64(gen);
   const auto core = ziggurat_core(z, bits);
   if (core.inside) return core.value;  // 98.8%

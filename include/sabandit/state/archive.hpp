@@ -34,6 +34,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 
 namespace sabandit::state {
@@ -157,6 +158,13 @@ class writer : public detail::scoped_names {
     requires std::is_arithmetic_v<T>
   void optional(std::string_view name, const T& value, T /*fallback*/, T /*lowest*/,
                 T /*highest*/) {
+    (*this)(name, value);
+  }
+
+  /// A scalar field that a later version renamed (reader::renamed): written under its new name.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void renamed(std::string_view name, std::string_view /*old_name*/, const T& value) {
     (*this)(name, value);
   }
 
@@ -340,6 +348,14 @@ class reader : public detail::scoped_names {
     }
   }
 
+  /// A scalar field that a later version renamed: read under `name`, or under `old_name` from a
+  /// block written before the rename (docs/state-format.md, "Versions").
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  void renamed(std::string_view name, std::string_view old_name, T& value) {
+    (*this)(has(name) ? name : old_name, value);
+  }
+
   /// Whether the block has the field `name` (in the present scope).
   [[nodiscard]] bool has(std::string_view name) const { return find(qualified(name)) != 0; }
 
@@ -394,7 +410,7 @@ class reader : public detail::scoped_names {
   void require_backed(std::string_view name, std::int64_t count, std::int64_t per = 1) const {
     std::int64_t needed = 0;
     if (count <= 0 || per <= 0) return;
-    if (__builtin_mul_overflow(count, per, &needed) || needed > values_)
+    if (sabandit::detail::mul_overflow(count, per, &needed) || needed > values_)
       fail(qualified(name) + " = " + std::to_string(count) + " asks for a state of " +
            (per == 1 ? std::to_string(count) : std::to_string(count) + " x " + std::to_string(per)) +
            " values, but the block holds only " + std::to_string(values_));

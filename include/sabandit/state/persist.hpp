@@ -1,6 +1,7 @@
 #pragma once
-// Save and restore of whole objects over the text format of archive.hpp: what a policy's
-// save()/restore() and the engines' save()/restore() do.
+// Save and restore of whole objects (policies, engines) over the text format of archive.hpp.
+// Only a program that saves includes it: the policies list their fields through a member
+// template on the archive type and include nothing of state/ (detail/state_fields.hpp).
 //
 // A persistent type names itself (`state_name()`, written in the block's header, so that a
 // stream saved by another type is rejected) and lists its fields once in
@@ -24,6 +25,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
 #include "sabandit/random/xoshiro.hpp"
@@ -38,38 +40,6 @@ concept Persistent = requires(const T& object, T& target, writer& w, reader& r) 
   T::persist(object, w);
   T::persist(target, r);
 };
-
-/// A component of a policy's state (a reward model, an SA schedule) is persistent if it lists
-/// its fields, or if it is empty (nothing to save). Its name is then `state_name()`, required
-/// either way so that a saved ts_sa<poisson_model> never restores into a ts_sa<bernoulli_model>.
-template <class T>
-concept PersistentComponent =
-    requires { { T::state_name() } -> std::convertible_to<std::string>; } &&
-    (std::is_empty_v<T> || requires(const T& object, T& target, writer& w, reader& r) {
-      T::persist(object, w);
-      T::persist(target, r);
-    });
-
-/// Saves or restores a component's fields under `scope` (nothing for an empty type).
-template <class Component, class Archive>
-void persist_component(std::string_view scope, Component& component, Archive& ar) {
-  using plain = std::remove_const_t<Component>;
-  static_assert(PersistentComponent<plain>,
-                "saving this policy needs its model and schedule to be persistent: give them a "
-                "static state_name() and, unless they are empty, a static persist(self, "
-                "archive) listing their fields (docs/state-format.md)");
-  if constexpr (!std::is_empty_v<plain>) ar.nest(scope, [&] { plain::persist(component, ar); });
-}
-
-/// The name of a component, for the type names of the policies that hold it.
-template <class Component>
-[[nodiscard]] std::string component_name() {
-  if constexpr (requires { { Component::state_name() } -> std::convertible_to<std::string>; }) {
-    return std::string(Component::state_name());
-  } else {
-    return "unnamed";  // save() then fails at compile time in persist_component
-  }
-}
 
 namespace detail {
 
@@ -132,10 +102,7 @@ void require_same_shape(const reader& ar, const T& restored, const T& target) {
 }
 
 // Saturating arithmetic for the work estimate below: an overflow is "too much".
-[[nodiscard]] inline std::int64_t saturating_mul(std::int64_t x, std::int64_t y) noexcept {
-  std::int64_t r = 0;
-  return __builtin_mul_overflow(x, y, &r) ? std::numeric_limits<std::int64_t>::max() : r;
-}
+using sabandit::detail::saturating_mul;
 
 // The checks a restored Langevin policy passes besides its fields' own (docs/state-format.md,
 // "What restore checks"), through its public accessors, so that every policy built on the
@@ -258,20 +225,6 @@ void restore(std::istream& in, T& target) {
   T restored = detail::read_block(in, std::as_const(target), {}, lines);
   target = std::move(restored);
 }
-
-/// The save() and restore() members of every policy, for a Persistent `Derived` (CRTP).
-template <class Derived>
-class saveable {
- public:
-  /// Writes the complete state to `out` as versioned text (docs/state-format.md).
-  void save(std::ostream& out) const { state::save(out, static_cast<const Derived&>(*this)); }
-  /// Becomes the policy saved in `in`, which must have this policy's shape (its number of
-  /// arms, and dimension): given the same engine state it then makes exactly the decisions
-  /// the saved one would. A truncated, altered, wrong-version, wrong-type or wrong-shape stream
-  /// throws format_error (a std::invalid_argument) and leaves this policy unchanged (see
-  /// state::restore, also for std::bad_alloc).
-  void restore(std::istream& in) { state::restore(in, static_cast<Derived&>(*this)); }
-};
 
 /// Saves an xoshiro256++ engine: its 256-bit state.
 inline void save(std::ostream& out, const xoshiro256pp& engine) {

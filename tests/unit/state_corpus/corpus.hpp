@@ -40,7 +40,7 @@ inline constexpr int rounds_after = 200;
 template <class Visit>
 void for_each_case(Visit&& visit) {
   using namespace sabandit;
-  visit("ucb", ucb(5, {.temperature = 0.5}), rewards::gaussian);
+  visit("ucb", ucb(5, {.bonus_scale = 0.5}), rewards::gaussian);
   visit("thompson_gaussian", gaussian_ts(6, {.temperature = 0.7}), rewards::gaussian);
   visit("thompson_bernoulli", thompson<bernoulli_model>(4), rewards::bernoulli);
   visit("thompson_poisson", thompson<poisson_model>(4, {.temperature = 2.0}), rewards::poisson);

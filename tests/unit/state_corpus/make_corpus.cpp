@@ -21,7 +21,7 @@ int main() {
     };
     for (int t = 0; t < corpus::rounds_before; ++t) round();
     std::ofstream state(name + ".state");
-    policy.save(state);
+    sabandit::state::save(state, policy);
     sabandit::state::save(state, gen);
     sabandit::state::save(state, env);
     std::ofstream arms(name + ".arms");

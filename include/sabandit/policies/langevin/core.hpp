@@ -50,17 +50,19 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/compiler.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/langevin.hpp"
 #include "sabandit/models/information.hpp"
 #include "sabandit/models/prior.hpp"
-#include "sabandit/policies/arm_statistics.hpp"
-#include "sabandit/policies/detail/gaussian_scores.hpp"
-#include "sabandit/policies/detail/warm_up.hpp"
+#include "sabandit/models/support.hpp"
+#include "sabandit/policies/common/arm_statistics.hpp"
+#include "sabandit/policies/common/gaussian_scores.hpp"
+#include "sabandit/policies/common/warm_up.hpp"
 #include "sabandit/policies/langevin/dimension.hpp"
 #include "sabandit/policies/langevin/parts.hpp"
 #include "sabandit/policies/langevin/warm_start.hpp"
-#include "sabandit/state/persist.hpp"
 
 namespace sabandit {
 
@@ -163,7 +165,7 @@ class core {
   }
   /// The tilts of the decision's scores: in the Fisher metric, for a model without a
   /// normalizing coordinate, the curvature kappa_a of the coordinate line 4 draws in
-  /// (models/information.hpp, normalizing_curvature; detail/gaussian_scores.hpp); else 0.
+  /// (models/information.hpp, normalizing_curvature; common/gaussian_scores.hpp); else 0.
   [[nodiscard]] const Eigen::ArrayXd& decision_tilts() const noexcept { return scores_.tilts(); }
 
  protected:
@@ -209,7 +211,7 @@ class core {
       persist_common(p, ar);
       own_params(p, features.cols());  // K: TS-SA checks its window against the buffer
     });
-    state::persist_component("model", model, ar);
+    detail::persist_component("model", model, ar);
     if constexpr (Archive::reading)
       self = std::remove_const_t<Self>(std::move(features), p, std::move(model));
     ar("theta", self.theta_);
@@ -237,17 +239,8 @@ class core {
                                     Eigen::Index source_size) {
     // Per arm: phi, theta (d each), the norm, two statistics, three scores, the source's own;
     // shared: four scratch vectors of d and the source's. Saturating: an overflow is "too big".
-    // static: `cond ? big : r` odr-uses big, which a capture-less lambda may not do unless it
-    // has static storage (GCC accepts the automatic one; Clang, rightly, does not).
-    static constexpr Eigen::Index big = std::numeric_limits<Eigen::Index>::max();
-    const auto mul = [](Eigen::Index x, Eigen::Index y) {
-      Eigen::Index r = 0;
-      return __builtin_mul_overflow(x, y, &r) ? big : r;
-    };
-    const auto add = [](Eigen::Index x, Eigen::Index y) {
-      Eigen::Index r = 0;
-      return __builtin_add_overflow(x, y, &r) ? big : r;
-    };
+    const auto mul = detail::saturating_mul<Eigen::Index>;
+    const auto add = detail::saturating_add<Eigen::Index>;
     const Eigen::Index per_arm =
         add(add(mul(dimension, 2), Source::doubles_per_arm(source_size)), 6);
     const Eigen::Index shared = add(mul(dimension, 4), Source::shared_doubles(source_size));
@@ -314,12 +307,12 @@ class core {
   /// record is undone first (the strong guarantee of update()).
   template <class Body>
   void record_then(Eigen::Index arm, double reward, Body&& body) {
-    const auto saved = source_.save(arm);
+    const auto undo_record = source_.before_record(arm);
     source_.record(arm, reward);
     try {
       body();
     } catch (...) {
-      source_.restore(arm, saved);
+      source_.undo(arm, undo_record);
       throw;
     }
   }

@@ -32,7 +32,7 @@ namespace langevin {
 /// A chain's source of rewards and gradients, per arm:
 ///  - `S(size, K)`; `S::doubles_per_arm(size)`, `S::shared_doubles(size)` (the state's size,
 ///    checked before anything is allocated);
-///  - `s.record(arm, x)`, with `s.save(arm)` / `s.restore(arm, checkpoint)` undoing it when a
+///  - `s.record(arm, x)`, with `s.undo(arm, s.before_record(arm))` taking it back when a
 ///    later step of the same update fails (the strong guarantee);
 ///  - `s.rewards(arm)`, the rewards a warm start fits; `s.holds(arm, pulls)`, whether a
 ///    restored source is consistent with the pull count;
@@ -47,7 +47,7 @@ concept GradientSource =
       { S::doubles_per_arm(i) } -> std::convertible_to<Eigen::Index>;
       { S::shared_doubles(i) } -> std::convertible_to<Eigen::Index>;
       s.record(i, x);
-      s.restore(i, cs.save(i));
+      s.undo(i, cs.before_record(i));
       cs.rewards(i);
       { cs.holds(i, i) } -> std::convertible_to<bool>;
       s.gradient(model, i, v, v, out, gen);

@@ -11,7 +11,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
-#include "sabandit/policies/reward_windows.hpp"
+#include "sabandit/policies/langevin/reward_windows.hpp"
 
 namespace sabandit::langevin {
 
@@ -48,14 +48,16 @@ class recent_window {
   /// The rewards a warm start fits: the window at the end of the warm-up.
   [[nodiscard]] auto rewards(Eigen::Index arm) const noexcept { return windows_.rewards(arm); }
 
-  /// Records a reward; `save`/`restore` undo it when a later step of the same update fails.
+  /// Records a reward; `undo` takes it back when a later step of the same update fails.
   void record(Eigen::Index arm, double reward) noexcept { windows_.push(arm, reward); }
-  /// What one record() changes, for restore().
-  using checkpoint = reward_windows::checkpoint;
+  /// What one record() changes, for undo().
+  using undo_record = reward_windows::undo_record;
   /// The state that the next record(arm, x) will change.
-  [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept { return windows_.save(arm); }
-  /// Undoes a record() since save().
-  void restore(Eigen::Index arm, const checkpoint& saved) noexcept { windows_.restore(arm, saved); }
+  [[nodiscard]] undo_record before_record(Eigen::Index arm) const noexcept {
+    return windows_.before_push(arm);
+  }
+  /// Undoes the record() since before_record().
+  void undo(Eigen::Index arm, const undo_record& saved) noexcept { windows_.undo(arm, saved); }
 
   /// The mean log-likelihood gradient over the window at `theta`. Deterministic: the engine is
   /// not used. Sufficient-statistics models read the running sum: O(d), not O(B d).

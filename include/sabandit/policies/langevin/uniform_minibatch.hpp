@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/kernels/minibatch_sum.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/lanes.hpp"
@@ -56,22 +57,22 @@ class uniform_minibatch {
     return {r.data(), static_cast<Eigen::Index>(r.size())};
   }
 
-  /// Appends a reward (strong guarantee: a failed allocation changes nothing); `restore`
+  /// Appends a reward (strong guarantee: a failed allocation changes nothing); `undo`
   /// removes it again when a later step of the same update fails.
   void record(Eigen::Index arm, double reward) {
     history_[static_cast<std::size_t>(arm)].push_back(reward);
   }
-  /// What one record() changes, for restore().
-  struct checkpoint {
+  /// What one record() changes, for undo().
+  struct undo_record {
     /// The history's length before the record().
     std::size_t size;
   };
   /// The state that the next record(arm, x) will change.
-  [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept {
+  [[nodiscard]] undo_record before_record(Eigen::Index arm) const noexcept {
     return {history_[static_cast<std::size_t>(arm)].size()};
   }
-  /// Undoes a record() since save().
-  void restore(Eigen::Index arm, const checkpoint& saved) {
+  /// Undoes the record() since before_record().
+  void undo(Eigen::Index arm, const undo_record& saved) {
     history_[static_cast<std::size_t>(arm)].resize(saved.size);
   }
 
@@ -106,9 +107,9 @@ class uniform_minibatch {
   void begin_round(Eigen::Index steps, URBG& gen) {
     const auto arms = history_.size();
     std::size_t per_arm = 0, block = 0;
-    if (__builtin_mul_overflow(static_cast<std::size_t>(steps),
-                               static_cast<std::size_t>(batch_.size()), &per_arm) ||
-        __builtin_mul_overflow(arms, per_arm, &block) || block > max_block) {
+    if (detail::mul_overflow(static_cast<std::size_t>(steps),
+                             static_cast<std::size_t>(batch_.size()), &per_arm) ||
+        detail::mul_overflow(arms, per_arm, &block) || block > max_block) {
       rounds_.clear();  // every gradient() of this round draws on the scalar path
       return;
     }

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-#include "sabandit/policies/arm_statistics.hpp"
+#include "sabandit/policies/common/arm_statistics.hpp"
 
 namespace sabandit::detail {
 

@@ -1,11 +1,12 @@
 #pragma once
 // The B most recent rewards of every arm (paper, Experiments remark: the gradient window).
+// The storage of TS-SA's gradient source (recent_window.hpp).
 // A B x K ring buffer with running sums: O(K B) memory, whatever the horizon, and O(1) pushes.
 #include <Eigen/Core>
 
 #include "sabandit/errors.hpp"
 
-namespace sabandit {
+namespace sabandit::langevin {
 
 /// The last B rewards of each arm, with running sums (TS-SA's gradient window).
 class reward_windows {
@@ -34,7 +35,7 @@ class reward_windows {
   [[nodiscard]] const Eigen::MatrixXd& storage() const noexcept { return buffer_; }
 
   /// What one push changes in one arm's window, so that a failed step can undo it.
-  struct checkpoint {
+  struct undo_record {
     Eigen::Index size;   ///< the window's length before the push
     Eigen::Index head;   ///< its oldest slot before the push
     Eigen::Index slot;   ///< the slot the push writes
@@ -42,12 +43,12 @@ class reward_windows {
     double slot_value;   ///< the value the push overwrites
   };
   /// What the next push(arm, x) will change.
-  [[nodiscard]] checkpoint save(Eigen::Index arm) const noexcept {
+  [[nodiscard]] undo_record before_push(Eigen::Index arm) const noexcept {
     const Eigen::Index slot = size_(arm) < capacity() ? size_(arm) : head_(arm);
     return {size_(arm), head_(arm), slot, sum_(arm), buffer_(slot, arm)};
   }
-  /// Undoes the pushes since save(arm) (at most one).
-  void restore(Eigen::Index arm, const checkpoint& saved) noexcept {
+  /// Undoes the push since before_push(arm) (at most one).
+  void undo(Eigen::Index arm, const undo_record& saved) noexcept {
     size_(arm) = saved.size;
     head_(arm) = saved.head;
     sum_(arm) = saved.sum;
@@ -92,4 +93,4 @@ class reward_windows {
   Eigen::Array<Eigen::Index, Eigen::Dynamic, 1> head_;
 };
 
-}  // namespace sabandit
+}  // namespace sabandit::langevin
