@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reproduce_paper/command.hpp"
+#include "reproduce_paper/contextual.hpp"
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/models.hpp"
 #include "reproduce_paper/problems.hpp"
@@ -28,7 +29,8 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
   add_version(app);
   // The job table: a new job is one line here.
   const std::vector<job> jobs = {add_figure1(app), add_ablation(app), add_tune(app),
-                                 add_models(app),  add_study(app),    add_problems(app, args)};
+                                 add_models(app),  add_study(app),    add_problems(app, args),
+                                 add_contextual(app, args)};
   const auto usage = [&](const std::string& message) {
     err << "reproduce_paper: " << message << "\nRun with --help for more information.\n";
     return 2;

@@ -41,7 +41,7 @@ if(Python3_Interpreter_FOUND)
                    "${CMAKE_CURRENT_LIST_DIR}/../../docs/ts-sa-study.md" "${CMAKE_CURRENT_LIST_DIR}/../..")
   set_tests_properties("cli: docs/ts-sa-study.md quotes docs/ts-sa-study/study.md exactly" PROPERTIES LABELS cli)
   # The pages the README links quote committed outputs the same way.
-  foreach(page IN ITEMS experiments policies performance)
+  foreach(page IN ITEMS experiments policies performance contextual-experiments)
     add_test(NAME "cli: docs/${page}.md quotes committed outputs exactly"
              COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/../../scripts/lib/readme.py" copies
                      "${CMAKE_CURRENT_LIST_DIR}/../../docs/${page}.md" "${CMAKE_CURRENT_LIST_DIR}/../..")

@@ -133,6 +133,48 @@ using sabandit::recorded_rounds;
                           ") (env.num_arms())");
 }
 
+/// Throws std::invalid_argument unless the policy has the environment's number of arms.
+inline void require_same_arms(Eigen::Index policy_arms, Eigen::Index env_arms) {
+  if (policy_arms != env_arms) {
+    throw_invalid("policy.num_arms()", policy_arms,
+                  "must equal env.num_arms() = " + std::to_string(env_arms));
+  }
+}
+
+/// Trial r's reward streams, arm a's on (seed, r, arm_rewards + a): common random numbers.
+inline std::vector<default_engine> arm_streams(std::uint64_t seed, std::uint64_t trial,
+                                               Eigen::Index num_arms) {
+  std::vector<default_engine> gens;
+  gens.reserve(static_cast<std::size_t>(num_arms));
+  for (Eigen::Index a = 0; a < num_arms; ++a) {
+    gens.push_back(make_stream(seed, trial, stream_role::arm_rewards + static_cast<std::uint64_t>(a)));
+  }
+  return gens;
+}
+
+/// Fills `curve`'s means over trials from per-trial results (points x trials, a column per
+/// trial): the mean regret, its standard error sd / sqrt(R), the mean optimal fraction and the
+/// final regrets. Shared by simulate() and contextual::simulate().
+inline void summarise(const Eigen::MatrixXd& regret, const Eigen::MatrixXd& optimal,
+                      regret_curve& curve) {
+  const Eigen::Index points = regret.rows();
+  const Eigen::Index count = regret.cols();
+  const auto trials = static_cast<double>(count);
+  curve.mean_regret.resize(static_cast<std::size_t>(points));
+  curve.standard_error.resize(static_cast<std::size_t>(points));
+  curve.optimal_fraction.resize(static_cast<std::size_t>(points));
+  for (Eigen::Index p = 0; p < points; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    const double mean = regret.row(p).mean();
+    const double sum_sq = (regret.row(p).array() - mean).square().sum();
+    curve.mean_regret[i] = mean;
+    curve.standard_error[i] = count > 1 ? std::sqrt(sum_sq / (trials - 1.0) / trials) : 0.0;
+    curve.optimal_fraction[i] = optimal.row(p).mean();
+  }
+  const Eigen::VectorXd finals = regret.row(points - 1).transpose();
+  curve.final_regrets.assign(finals.data(), finals.data() + finals.size());
+}
+
 }  // namespace detail
 
 /// Does nothing: the default progress hook.
@@ -193,16 +235,9 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     const auto trial = static_cast<Eigen::Index>(r);
     Env trial_env = env;
     auto policy = make_policy(trial);
-    if (policy.num_arms() != num_arms) {
-      detail::throw_invalid("policy.num_arms()", policy.num_arms(),
-                    "must equal env.num_arms() = " + std::to_string(num_arms));
-    }
+    detail::require_same_arms(policy.num_arms(), num_arms);
     auto policy_gen = make_stream(config.seed, r, stream_role::policy);
-    std::vector<default_engine> arm_gens;
-    arm_gens.reserve(static_cast<std::size_t>(num_arms));
-    for (Eigen::Index a = 0; a < num_arms; ++a) {
-      arm_gens.push_back(make_stream(config.seed, r, stream_role::arm_rewards + static_cast<std::uint64_t>(a)));
-    }
+    auto arm_gens = detail::arm_streams(config.seed, r, num_arms);
     auto& record = curve.per_trial[r];
     record.pulls.assign(static_cast<std::size_t>(num_arms), 0);
     record.curve.reserve(curve.trial_rounds.size());
@@ -237,21 +272,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     on_trial_done();
   });
 
-  const auto trials = static_cast<double>(config.trials);
-  curve.mean_regret.resize(static_cast<std::size_t>(points));
-  curve.standard_error.resize(static_cast<std::size_t>(points));
-  curve.optimal_fraction.resize(static_cast<std::size_t>(points));
-  for (Eigen::Index p = 0; p < points; ++p) {
-    const auto i = static_cast<std::size_t>(p);
-    const double mean = regret.row(p).mean();
-    const double sum_sq = (regret.row(p).array() - mean).square().sum();
-    curve.mean_regret[i] = mean;
-    curve.standard_error[i] =
-        config.trials > 1 ? std::sqrt(sum_sq / (trials - 1.0) / trials) : 0.0;
-    curve.optimal_fraction[i] = optimal.row(p).mean();
-  }
-  const Eigen::VectorXd finals = regret.row(points - 1).transpose();
-  curve.final_regrets.assign(finals.data(), finals.data() + finals.size());
+  detail::summarise(regret, optimal, curve);
   return curve;
 }
 
