@@ -30,7 +30,7 @@ struct cancellable_contextual {
   [[nodiscard]] Eigen::Index context_size() const { return env.context_size(); }
   template <class URBG>
   sabandit::vector_cref next_context(URBG& gen) {
-    if (cancel_requested()) throw_if_cancelled();
+    throw_if_cancelled();
     return env.next_context(gen);
   }
   [[nodiscard]] double mean(Eigen::Index arm) const { return env.mean(arm); }
