@@ -104,8 +104,14 @@ class information_factor {
   }
 
  private:
-  [[nodiscard]] auto lower() const { return factor_.triangularView<Eigen::Lower>(); }
-  [[nodiscard]] auto upper() const { return factor_.transpose().triangularView<Eigen::Upper>(); }
+  // Explicit return types: Clang 14 rejects a deduced one used above its definition.
+  [[nodiscard]] Eigen::TriangularView<const Eigen::MatrixXd, Eigen::Lower> lower() const {
+    return factor_.triangularView<Eigen::Lower>();
+  }
+  [[nodiscard]] Eigen::TriangularView<const Eigen::Transpose<const Eigen::MatrixXd>, Eigen::Upper>
+  upper() const {
+    return factor_.transpose().triangularView<Eigen::Upper>();
+  }
   Eigen::MatrixXd factor_;
 };
 
