@@ -59,17 +59,26 @@ inline void throw_if_cancelled() {
   if (const int signal = detail::pending_signal.load(); signal != 0) throw cancelled(signal);
 }
 
-/// sabandit::simulate() that a signal stops within a round (run_config::stop).
-template <class Env, class Factory, class Progress>
-sabandit::regret_curve simulate_cancellable(const Env& env, Factory factory, sabandit::run_config config,
-                                            Progress on_trial) {
+/// `run(config)` (a simulator call) with config.stop tied to the signals: a signal stops it
+/// within a round, and it ends as `cancelled`.
+template <class Run>
+auto run_cancellable(sabandit::run_config config, Run run) {
   config.stop = detail::stop_source.get_token();
   try {
-    return sabandit::simulate(env, factory, config, on_trial);
+    return run(config);
   } catch (const sabandit::simulation_stopped&) {
     throw_if_cancelled();
     throw;
   }
+}
+
+/// sabandit::simulate() that a signal stops within a round (run_config::stop).
+template <class Env, class Factory, class Progress>
+sabandit::regret_curve simulate_cancellable(const Env& env, Factory factory, const sabandit::run_config& config,
+                                            Progress on_trial) {
+  return run_cancellable(config, [&](const sabandit::run_config& c) {
+    return sabandit::simulate(env, factory, c, on_trial);
+  });
 }
 
 }  // namespace repro

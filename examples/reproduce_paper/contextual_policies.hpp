@@ -21,25 +21,6 @@
 
 namespace repro {
 
-/// A ContextualEnvironment whose every next_context first checks for a stop request (SIGINT,
-/// SIGTERM): contexts and rewards, and so results, are those of `Env` itself.
-template <class Env>
-struct cancellable_contextual {
-  Env env;
-  [[nodiscard]] Eigen::Index num_arms() const { return env.num_arms(); }
-  [[nodiscard]] Eigen::Index context_size() const { return env.context_size(); }
-  template <class URBG>
-  sabandit::vector_cref next_context(URBG& gen) {
-    throw_if_cancelled();
-    return env.next_context(gen);
-  }
-  [[nodiscard]] double mean(Eigen::Index arm) const { return env.mean(arm); }
-  template <class URBG>
-  double pull(Eigen::Index arm, URBG& gen) {
-    return env.pull(arm, gen);
-  }
-};
-
 /// One run of a policy setting: R trials on a data set.
 using contextual_run = std::function<sabandit::contextual::run_result(
     const sabandit::contextual::classification_env& env, std::size_t setting,
@@ -65,9 +46,10 @@ contextual_policy policy_entry(std::string name, std::vector<std::string> settin
                      const std::function<void()>& on_trial) {
     const Eigen::Index k = env.num_arms();
     const Eigen::Index d = env.context_size();
-    return sabandit::contextual::simulate(
-        cancellable_contextual<sabandit::contextual::classification_env>{env},
-        [&](Eigen::Index) { return make(k, d, setting); }, config, also_record, on_trial);
+    return run_cancellable(config, [&](const sabandit::run_config& c) {  // a signal stops it (cancel.hpp)
+      return sabandit::contextual::simulate(
+          env, [&](Eigen::Index) { return make(k, d, setting); }, c, also_record, on_trial);
+    });
   };
   return entry;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -154,4 +155,27 @@ TEST_CASE("contextual::simulate reports a bad policy or round", "[contextual][si
                     Catch::Contains("also_record round = 51"));
   CHECK_THROWS_AS(contextual::simulate(env, [](Eigen::Index) { return uniform_policy(10, 65); }, config, {0}),
                   std::invalid_argument);
+}
+
+TEST_CASE("contextual::simulate stops at a requested stop", "[contextual][sim]") {
+  const auto env = excerpt_env();
+  std::stop_source source;
+  run_config config{.horizon = 200, .trials = 6, .seed = 1, .threads = 1, .record_points = 2};
+  config.stop = source.get_token();
+  const auto make = [](Eigen::Index) { return uniform_policy(10, 65); };
+  // Requested by the progress hook after the first trial: the second stops at its first round,
+  // so the hook runs once and simulate() throws instead of returning a partial result.
+  int finished = 0;
+  CHECK_THROWS_AS(contextual::simulate(env, make, config, {}, [&] {
+                    ++finished;
+                    source.request_stop();
+                  }),
+                  simulation_stopped);
+  CHECK(finished == 1);
+  // A token never requested changes nothing: the same result as without one.
+  config.stop = std::stop_token{};
+  CHECK(contextual::simulate(env, make, config).curve.final_regrets ==
+        contextual::simulate(env, make, run_config{.horizon = 200, .trials = 6, .seed = 1, .threads = 1,
+                                                   .record_points = 2})
+            .curve.final_regrets);
 }

@@ -88,6 +88,9 @@ namespace sabandit::contextual {
 /// classification_env, 1 per mistake). `also_record` adds rounds (T/10, say) to the evenly
 /// spaced ones.
 ///
+/// Cancellation as sabandit::simulate(): once `config.stop` is requested, every trial stops at
+/// its next round and simulate() throws simulation_stopped.
+///
 /// Errors and threads as sabandit::simulate(): an arm outside [0, K) throws std::out_of_range
 /// naming the trial and round; a policy whose num_arms() or context_size() differs from the
 /// environment's throws std::invalid_argument; the first trial to throw stops the others and
@@ -133,6 +136,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     const auto start = std::chrono::steady_clock::now();
     for (Eigen::Index t = 1; t <= config.horizon; ++t) {
       if (stop.load(std::memory_order_relaxed)) return;  // another trial failed
+      if (config.stop.stop_requested()) throw simulation_stopped();
       const auto x = trial_env.next_context(context_gen);
       const Eigen::Index arm = policy.select(x, policy_gen);
       if (arm < 0 || arm >= num_arms) sabandit::detail::throw_bad_arm(trial, t, arm, num_arms);
