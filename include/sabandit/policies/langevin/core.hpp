@@ -512,7 +512,11 @@ class core {
   void require_storable(Eigen::Index arm, const Theta& theta) const {
     if (!theta.allFinite()) throw_non_finite("the Langevin iterate of arm ", arm);
     const auto phi = phi_.col(arm);
-    if (!std::isfinite(detail::mean_at(model_, phi, theta, phi.dot(theta))))
+    // A finite iterate can still overflow <phi, theta>, the decision's centre (line 5), which
+    // restore() then rejects: a state that saves must restore.
+    const double eta = phi.dot(theta);
+    if (!std::isfinite(eta)) throw_non_finite("the linear predictor at the Langevin iterate of arm ", arm);
+    if (!std::isfinite(detail::mean_at(model_, phi, theta, eta)))
       throw_non_finite("the model's mean at the Langevin iterate of arm ", arm);
   }
   [[noreturn]] static void throw_non_finite(const char* what, Eigen::Index arm) {
