@@ -138,6 +138,18 @@ TEST_CASE("support messages name the reward, its value and the support", "[suppo
                     Catch::Contains("reward = 2") && Catch::Contains("[0, 1]"));
   CHECK_THROWS_WITH(gaussian_model::validate_reward(1e151),
                     Catch::Contains("reward = 1e+151"));
+  // A NaN or an infinity is named as such, not as a value outside the support (a newcomer's
+  // NaN click was reported as "must be in [0, 1]", which sent them to look for a bad rate).
+  for (const double bad : {not_a_number, infinity, -infinity}) {
+    INFO("reward " << bad);
+    CHECK_THROWS_WITH(detail::require_supported_reward(bernoulli_model{}, bad),
+                      Catch::Contains("must be finite") && !Catch::Contains("[0, 1]"));
+    CHECK_THROWS_WITH(detail::require_supported_reward(poisson_model{}, bad),
+                      Catch::Contains("must be finite") && !Catch::Contains("whole number"));
+  }
+  // A finite reward outside the support still gets the support's message.
+  CHECK_THROWS_WITH(detail::require_supported_reward(bernoulli_model{}, 2.0),
+                    Catch::Contains("[0, 1]"));
 }
 
 namespace {

@@ -31,10 +31,13 @@ inline void require_count_reward(double reward) {
 }
 
 /// The check every policy with a model runs on a reward before it changes anything: the
-/// model's declared support, then the numeric contract (finite, |reward| <= 1e150). The
-/// support comes first because its message is the more specific one (2 is "not in [0, 1]").
+/// numeric contract (finite, |reward| <= 1e150) for a NaN or an infinity, whose message says
+/// "finite" (a NaN is in no support, and "must be in [0, 1]" would hide what went wrong); then
+/// the model's declared support, whose message is the more specific one for a finite reward
+/// (2 is "not in [0, 1]"); then the contract's bound.
 template <class Model>
 void require_supported_reward(const Model& model, double reward) {
+  if (!std::isfinite(reward)) require_reward(reward);
   if constexpr (SupportDeclaringModel<Model>) model.validate_reward(reward);
   require_reward(reward);
 }
