@@ -21,41 +21,17 @@
 
 #include <sabandit/sim.hpp>
 
-#include "reproduce_paper/checked.hpp"
-#include "reproduce_paper/command.hpp"
-#include "reproduce_paper/output.hpp"
+#include "common/checked.hpp"
+#include "common/command.hpp"
+#include "common/output.hpp"
 #include "reproduce_paper/suite.hpp"
 
 namespace repro {
-
-inline std::string format(const char* fmt, double a, double b) {
-  char text[64];
-  std::snprintf(text, sizeof text, fmt, a, b);
-  return text;
-}
 
 /// A table cell: final regret, "mean ± s.e." to one decimal (every job's tables).
 inline std::string mean_se(const sabandit::regret_curve& curve) {
   return format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error());
 }
-
-/// The stream role of every tuning run (tune, study): "tune".
-inline constexpr std::uint64_t tuning_role = 0x7475'6e65;
-/// The seed of every tuning run: a stream key of --seed, never --seed itself, so tuning and
-/// evaluation never share a trial.
-inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
-  return sabandit::stream_key(seed, 1, tuning_role);
-}
-
-/// A line's colour, dash type (or gnuplot dash pattern such as "(18,6)") and width, and
-/// whether it is drawn again on top of the others.
-struct policy_style {
-  const char* color;
-  int dash_type;
-  double width;
-  const char* dash_pattern = "";
-  bool on_top = false;
-};
 
 /// Each policy's style: the Okabe–Ito palette (distinct under the common colour vision
 /// deficiencies) and a dash pattern of its own, so that no two policies share either; TS-SA,
@@ -80,33 +56,9 @@ inline policy_style style_of(const std::string& policy) {
   return it != styles.end() ? it->second : policy_style{"#000000", 3, 2};  // UCB: black, dotted
 }
 
-inline series to_series(const std::string& label, const sabandit::regret_curve& c, policy_style style) {
-  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error, style.on_top,
-           style.dash_pattern};
-  s.x.assign(c.rounds.begin(), c.rounds.end());
-  return s;
-}
 /// A policy's curve in its style_of().
 inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
   return to_series(policy, curve, style_of(policy));
-}
-
-/// "T = 10,000, 50 trials": what a plot's title says about the run.
-inline std::string run_text(Eigen::Index horizon, Eigen::Index trials) {
-  // Digits copied with a comma before every group of three (appending, not insert(): GCC 12
-  // warns a false -Wrestrict on string::insert at -O3).
-  const std::string digits = std::to_string(horizon);
-  std::string t;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0) t += ',';
-    t += digits[i];
-  }
-  return "T = " + t + ", " + std::to_string(trials) + (trials == 1 ? " trial" : " trials");
-}
-
-/// The library's recorded_rounds computes k T for k up to the record points: it must fit.
-inline void check_run_size(Eigen::Index horizon, Eigen::Index record_points) {
-  (void)checked_mul(horizon, record_points, "--horizon (T) x --record-points");
 }
 
 /// T x R x `runs` (policy-settings) for a grid job, checked before any computing, with the

@@ -14,9 +14,9 @@
 
 #include <sabandit/sim.hpp>
 
-#include "reproduce_paper/checked.hpp"
+#include "common/checked.hpp"
 #include "reproduce_paper/jobs.hpp"
-#include "reproduce_paper/output.hpp"
+#include "common/output.hpp"
 #include "reproduce_paper/suite.hpp"
 
 namespace repro {

@@ -25,11 +25,10 @@
 #include <sabandit/sim.hpp>
 
 #include "exponential_model.hpp"
-#include "reproduce_paper/checked.hpp"
+#include "common/checked.hpp"
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/models.hpp"
-#include "reproduce_paper/output.hpp"
-#include "reproduce_paper/trials.hpp"
+#include "common/output.hpp"
 
 namespace repro {
 
@@ -188,7 +187,7 @@ struct problems_options {
 /// One problem x policy cell.
 struct problem_cell {
   std::string policy;
-  tracked_run run;
+  sabandit::regret_curve curve;  ///< with every trial's record (regret_curve::per_trial)
   std::string failure;  ///< empty: ran; else why not (a diverged iterate, a failed warm start)
 };
 
@@ -201,21 +200,6 @@ struct problems_result {
 
 namespace problems_detail {
 
-/// The command line as a shell would take it back: arguments with anything but
-/// [A-Za-z0-9_./=:-] single-quoted.
-inline std::string shell_command(const std::vector<std::string>& args) {
-  std::string text = "reproduce_paper";
-  for (const auto& a : args) {
-    const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./=:-").find(c) != std::string_view::npos;
-    });
-    std::string quoted = "'";
-    for (const char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    text += " " + (plain ? a : quoted + "'");
-  }
-  return text;
-}
-
 /// A failure's message as one CSV field: no commas or line breaks.
 inline std::string csv_field(std::string text) {
   for (char& c : text) c = c == ',' ? ';' : c == '\n' ? ' ' : c;
@@ -227,8 +211,8 @@ inline const problem_cell* reference_of(const std::vector<problem_cell>& cells) 
 }
 
 inline double ratio(const problem_cell& cell, const problem_cell* reference) {
-  if (!reference || !cell.failure.empty() || reference->run.curve.final_regret() <= 0.0) return NAN;
-  return cell.run.curve.final_regret() / reference->run.curve.final_regret();
+  if (!reference || !cell.failure.empty() || reference->curve.final_regret() <= 0.0) return NAN;
+  return cell.curve.final_regret() / reference->curve.final_regret();
 }
 
 /// Per policy over the problems it ran on: the geometric mean and the worst of its ratios to
@@ -289,7 +273,7 @@ inline problems_result run_problems(const problems_options& o) {
         problem_cell cell{std::string(name), {}, {}};
         const double started = bar.seconds();
         try {
-          cell.run = run_tracked(env, p.smallest_gap(), make, config, bar.hook(), 0);
+          cell.curve = simulate_cancellable(env, [&](Eigen::Index) { return make(); }, config, bar.hook());
         } catch (const std::domain_error& failure) {  // the library's "non-finite iterate", "warm start failed"
           cell.failure = failure.what();
         }
@@ -325,12 +309,17 @@ inline problems_result run_problems(const problems_options& o) {
         table << "failed: " << cell.failure << " | | | |\n";
         continue;
       }
-      const auto& run = cell.run;
-      const int linear = run.count(&tracked_run::linear);
+      const auto& curve = cell.curve;
+      // "Linear": over rounds T/2..T the trial's regret grows by at least half the smallest gap
+      // per round (the threshold), i.e. an optimal arm gets at most half of the late pulls
+      // (equal gaps); a learning policy's late slope falls towards 0 (its regret is O(log T)).
+      const auto linear = static_cast<int>(std::count_if(curve.per_trial.begin(), curve.per_trial.end(),
+          [&](const sabandit::trial_record& t) { return t.regret - t.regret_half >= threshold; }));
+      const double worst = *std::max_element(curve.final_regrets.begin(), curve.final_regrets.end());
       s.linear += linear;
       s.trials += o.trials;
-      std::snprintf(text, sizeof text, "%.6g,%.6g,%s,%.6g,%.6g,%d,%.6g,%.6g,ok\n", run.curve.final_regret(),
-                    run.curve.final_standard_error(), cells.front().policy.c_str(), r, run.worst(), linear,
+      std::snprintf(text, sizeof text, "%.6g,%.6g,%s,%.6g,%.6g,%d,%.6g,%.6g,ok\n", curve.final_regret(),
+                    curve.final_standard_error(), cells.front().policy.c_str(), r, worst, linear,
                     threshold, lai_robbins);
       summary_csv += text;
       char ratio_text[64];
@@ -347,27 +336,27 @@ inline problems_result run_problems(const problems_options& o) {
           s.worst_problem = p.id;
         }
       }
-      std::snprintf(text, sizeof text, "%s | %.1f | %d / %lld |\n", ratio_text, run.worst(), linear,
+      std::snprintf(text, sizeof text, "%s | %.1f | %d / %lld |\n", ratio_text, worst, linear,
                     static_cast<long long>(o.trials));
-      table << mean_se(run.curve) << " | " << text;
+      table << mean_se(curve) << " | " << text;
       std::ostringstream rows;
-      sabandit::write_regret_csv_rows(rows, p.id, cell.policy, run.curve);
+      sabandit::write_regret_csv_rows(rows, p.id, cell.policy, curve);
       curves_csv += rows.str();
-      lines.push_back(styled_series(cell.policy, run.curve));
+      lines.push_back(styled_series(cell.policy, curve));
     }
     if (o.common.plots && !lines.empty()) {
       plot_png(outputs, "problems_" + p.id + ".png",
                p.title + " (" + p.setting_text() + "): " + run_text(horizon, o.trials) + ", seed " +
                    std::to_string(o.common.seed),
                "round",
-               reference ? regret_panels(lines, reference->run.curve.mean_regret, "regret minus " + cells.front().policy + "'s")
+               reference ? regret_panels(lines, reference->curve.mean_regret, "regret minus " + cells.front().policy + "'s")
                          : std::vector<panel_spec>{{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
     }
   }
 
   std::ostringstream md;
   md << "# reproduce_paper problems: the " << set_name << " set\n\n"
-     << "Command: `" << shell_command(o.args) << "`\n\n"
+     << "Command: `" << shell_command("reproduce_paper", o.args) << "`\n\n"
      << table.str()
      << "\nRegret: cumulative pseudo-regret at T, sum over rounds of mu* - mu_{A_t}, mean ± standard error over "
      << o.trials << " trials, seed " << o.common.seed

@@ -29,7 +29,7 @@
 
 #include <sabandit/sim/progress.hpp>
 
-#include "reproduce_paper/cancel.hpp"
+#include "common/cancel.hpp"
 
 extern char** environ;
 
@@ -415,6 +415,37 @@ inline std::string gnuplot_script(const std::string& title, const std::string& x
   }
   if (panels.size() > 1) gp << "unset multiplot\n";
   return gp.str();
+}
+
+/// A line's colour, dash type (or gnuplot dash pattern such as "(18,6)") and width, and
+/// whether it is drawn again on top of the others.
+struct policy_style {
+  const char* color;
+  int dash_type;
+  double width;
+  const char* dash_pattern = "";
+  bool on_top = false;
+};
+
+/// `c` as a plot line: its mean regret with the +-1 s.e. band.
+inline series to_series(const std::string& label, const sabandit::regret_curve& c, policy_style style) {
+  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error, style.on_top,
+           style.dash_pattern};
+  s.x.assign(c.rounds.begin(), c.rounds.end());
+  return s;
+}
+
+/// "T = 10,000, 50 trials": what a plot's title says about the run.
+inline std::string run_text(Eigen::Index horizon, Eigen::Index trials) {
+  // Digits copied with a comma before every group of three (appending, not insert(): GCC 12
+  // warns a false -Wrestrict on string::insert at -O3).
+  const std::string digits = std::to_string(horizon);
+  std::string t;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0) t += ',';
+    t += digits[i];
+  }
+  return "T = " + t + ", " + std::to_string(trials) + (trials == 1 ? " trial" : " trials");
 }
 
 /// Renders a figure to `name` (a PNG) in the output set.

@@ -4,10 +4,13 @@
 // table's entry type. A job file adds its subcommand with add_job and returns a `job`.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <new>
 #include <limits>
 #include <ostream>
 #include <string>
@@ -17,11 +20,26 @@
 #include <sabandit/sim/parallel.hpp>
 #include <sabandit/version.hpp>
 
-#include "reproduce_paper/checked.hpp"
+#include "common/cancel.hpp"
+#include "common/checked.hpp"
 
 namespace repro {
 
 namespace fs = std::filesystem;
+
+inline std::string format(const char* fmt, double a, double b) {
+  char text[64];
+  std::snprintf(text, sizeof text, fmt, a, b);
+  return text;
+}
+
+/// The stream role of every tuning run (tune, contextual): "tune".
+inline constexpr std::uint64_t tuning_role = 0x7475'6e65;
+/// The seed of every tuning run: a stream key of --seed, never --seed itself, so tuning and
+/// evaluation never share a trial.
+inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
+  return sabandit::stream_key(seed, 1, tuning_role);
+}
 
 /// Options every job has.
 struct common_options {
@@ -94,16 +112,20 @@ inline CLI::Option* add_choice(CLI::App& app, const std::string& name, std::stri
   });
 }
 
-inline std::string version_text() { return std::string("reproduce_paper (sabandit ") + SABANDIT_VERSION_STRING + ")"; }
-inline void add_version(CLI::App& app) { app.set_version_flag("--version", version_text(), "Print the version and exit"); }
+/// --version: "PROGRAM (sabandit X.Y.Z)", the program being the root of `app`'s tree.
+inline void add_version(CLI::App& app) {
+  const CLI::App* root = &app;
+  while (root->get_parent() != nullptr) root = root->get_parent();
+  app.set_version_flag("--version", root->get_name() + " (sabandit " + SABANDIT_VERSION_STRING + ")",
+                       "Print the version and exit");
+}
 
-/// A job's subcommand with --version and the options every job has; with `trials`, also
-/// --trials (-R), at least `min_trials`. The output folder's default is set first, for --help.
-inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description, common_options& c,
-                         const char* out_folder, Eigen::Index& horizon, Eigen::Index* trials = nullptr,
-                         const std::string& trials_help = "", long long min_trials = 1,
-                         const std::string& horizon_help = "Rounds per trial") {
-  auto* job = app.add_subcommand(name, description);
+/// Adds --version and the options every job has to `job` (a subcommand, or a program of one
+/// job); with `trials`, also --trials (-R), at least `min_trials`. The output folder's default
+/// is set first, for --help.
+inline CLI::App* add_common_options(CLI::App* job, common_options& c, const char* out_folder, Eigen::Index& horizon,
+                                    Eigen::Index* trials = nullptr, const std::string& trials_help = "",
+                                    long long min_trials = 1, const std::string& horizon_help = "Rounds per trial") {
   add_version(*job);
   c.out = out_folder;
   add_integer(*job, "--horizon,-T", horizon, horizon_help, 1);
@@ -128,6 +150,15 @@ inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::stri
   return job;
 }
 
+/// A job's subcommand of `app`, with add_common_options.
+inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description, common_options& c,
+                         const char* out_folder, Eigen::Index& horizon, Eigen::Index* trials = nullptr,
+                         const std::string& trials_help = "", long long min_trials = 1,
+                         const std::string& horizon_help = "Rounds per trial") {
+  return add_common_options(app.add_subcommand(name, description), c, out_folder, horizon, trials, trials_help,
+                            min_trials, horizon_help);
+}
+
 /// "JOB: 1.23 s wall; outputs in OUT": what the jobs without a grid print last.
 inline std::string wall_line(const char* name, double seconds, const common_options& c) {
   char line[128];
@@ -150,6 +181,72 @@ inline void print_grid_summary(std::ostream& out, const char* name, const std::s
                   i + 1 < policies.size() ? "," : "\n");
     out << line;
   }
+}
+
+/// The command line as a shell would take it back: `program`, then `args` with anything but
+/// [A-Za-z0-9_./=:-] single-quoted.
+inline std::string shell_command(const std::string& program, const std::vector<std::string>& args) {
+  std::string text = program;
+  for (const auto& a : args) {
+    const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./=:-").find(c) != std::string_view::npos;
+    });
+    std::string quoted = "'";
+    for (const char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += " " + (plain ? a : quoted + "'");
+  }
+  return text;
+}
+
+/// Runs the program `app` with `args` (without the program name): `jobs` are its subcommands
+/// (add_job), or the program itself when it has one job; returns the exit status: 0 success, 1
+/// the job failed, 2 a bad command line or parameter file, 128 + N stopped by signal N (SIGINT,
+/// SIGTERM, SIGHUP). An unknown subcommand is named with the list of valid ones; --help and
+/// --version answer without running anything.
+inline int run_program(CLI::App& app, const std::vector<job>& jobs, const std::vector<std::string>& args,
+                       std::ostream& out, std::ostream& err) {
+  const std::string program = app.get_name();
+  const auto usage = [&](const std::string& message) {
+    err << program << ": " << message << "\nRun with --help for more information.\n";
+    return 2;
+  };
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
+    app.parse(reversed);
+  } catch (const usage_error& error) {
+    return usage(error.what());
+  } catch (const CLI::ParseError& error) {
+    const auto rest = app.remaining();
+    if (error.get_exit_code() != 0 && jobs.front().command != &app && app.get_subcommands().empty() &&
+        !rest.empty() && !rest.front().empty() && rest.front().front() != '-') {
+      std::string names;
+      for (const auto& j : jobs) names += (names.empty() ? "" : ", ") + j.command->get_name();
+      return usage("unknown subcommand '" + rest.front() + "'; valid subcommands: " + names);
+    }
+    return app.exit(error, out, err) == 0 ? 0 : 2;  // 0: --help, --version
+  }
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    const std::function<double()> seconds = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    for (const auto& j : jobs) {
+      if (j.command->parsed()) j.run(out, seconds);
+    }
+  } catch (const usage_error& error) {
+    return usage(error.what());
+  } catch (const cancelled& stop) {
+    err << program << ": " << stop.what()
+        << "; the partial outputs were removed and the previous ones left as they were\n";
+    return 128 + stop.signal_number;
+  } catch (const std::bad_alloc&) {
+    err << program << ": not enough memory for this job (--trials x --record-points, or --configs, too large?)\n";
+    return 1;
+  } catch (const std::exception& error) {
+    err << program << ": " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace repro

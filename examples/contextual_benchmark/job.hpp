@@ -1,5 +1,5 @@
 #pragma once
-// The contextual job (issue 21): Statlog Shuttle, Statlog Satellite and the digits as
+// contextual_benchmark (issue 21): Statlog Shuttle, Statlog Satellite and the digits as
 // contextual bandits, every contextual policy tuned with the same budget on permutations
 // disjoint from the reported ones, then evaluated. The protocol: features standardised over
 // the whole data set (population sd, constant columns only centred) and a constant 1
@@ -20,11 +20,10 @@
 
 #include <sabandit/sim/csv.hpp>
 
-#include "reproduce_paper/contextual_data.hpp"
-#include "reproduce_paper/contextual_policies.hpp"
-#include "reproduce_paper/jobs.hpp"
-#include "reproduce_paper/output.hpp"
-#include "reproduce_paper/problems.hpp"
+#include "contextual_benchmark/data.hpp"
+#include "contextual_benchmark/policies.hpp"
+#include "common/command.hpp"
+#include "common/output.hpp"
 
 namespace repro {
 
@@ -197,8 +196,8 @@ inline contextual_result run_contextual(const contextual_options& o) {
   }
 
   std::ostringstream md;
-  md << "# reproduce_paper contextual: classification data sets as contextual bandits\n\n"
-     << "Command: `" << problems_detail::shell_command(o.args) << "`\n\n"
+  md << "# contextual_benchmark: classification data sets as contextual bandits\n\n"
+     << "Command: `" << shell_command("contextual_benchmark", o.args) << "`\n\n"
      << "Regret (mistakes) at T/10 and at T, mean ± s.e. over " << o.trials
      << " permutations of the rows (seed " << o.common.seed << "):\n\n| policy |";
   for (const auto& set : sets) {
@@ -252,30 +251,27 @@ inline contextual_result run_contextual(const contextual_options& o) {
   return {md.str(), policy_rounds};
 }
 
-/// The contextual job's subcommand and its entry of the job table (cli.hpp).
-inline job add_contextual(CLI::App& app, const std::vector<std::string>& args) {
-  auto o = std::make_shared<contextual_options>();
-  auto* contextual = add_job(app, "contextual",
-                             "Shuttle, Satellite and digits as contextual bandits (scripts/contextual-data)",
-                             o->common, "results/contextual", o->horizon, &o->trials,
-                             "Permutations of the rows per data set and policy", 1,
-                             "Most rounds per trial: T = min(n, this)");
-  add_integer(*contextual, "--tune-trials", o->tune_trials,
-              "Permutations per candidate setting when tuning; 0: defaults", 0);
-  contextual->add_option("--data", o->data, "scripts/contextual-data's cache folder")->capture_default_str();
-  contextual->add_option("--datasets", o->datasets, "Only these data sets (shuttle, satellite, digits)")
-      ->delimiter(',');
-  contextual->add_option("--policies", o->policies, "Only these policies (names as in the tables)")
-      ->delimiter(',');
-  return {contextual, [o, args](std::ostream& out, const seconds_since_start& seconds) {
-            o->args = args;
-            const auto r = run_contextual(*o);
-            out << r.table << '\n';
-            char line[128];
-            std::snprintf(line, sizeof line, "contextual: %lld policy-rounds in %.2f s wall; outputs in ",
-                          r.policy_rounds, seconds());
-            out << line << o->common.out.string() << '\n';
-          }};
+/// The program: its options, and the job to run once they are parsed (run_program).
+inline int run_contextual_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Shuttle, Satellite and digits as contextual bandits (data: scripts/contextual-data)",
+               "contextual_benchmark"};
+  contextual_options o;
+  o.common.out = "results/contextual";
+  add_common_options(&app, o.common, "results/contextual", o.horizon, &o.trials,
+                     "Permutations of the rows per data set and policy", 1, "Most rounds per trial: T = min(n, this)");
+  add_integer(app, "--tune-trials", o.tune_trials, "Permutations per candidate setting when tuning; 0: defaults", 0);
+  app.add_option("--data", o.data, "scripts/contextual-data's cache folder")->capture_default_str();
+  app.add_option("--datasets", o.datasets, "Only these data sets (shuttle, satellite, digits)")->delimiter(',');
+  app.add_option("--policies", o.policies, "Only these policies (names as in the tables)")->delimiter(',');
+  o.args = args;
+  return run_program(app, {{&app, [&](std::ostream& to, const seconds_since_start& seconds) {
+                              const auto r = run_contextual(o);
+                              char line[128];
+                              std::snprintf(line, sizeof line, "contextual: %lld policy-rounds in %.2f s wall; outputs in ",
+                                            r.policy_rounds, seconds());
+                              to << r.table << '\n' << line << o.common.out.string() << '\n';
+                            }}},
+                     args, out, err);
 }
 
 }  // namespace repro
