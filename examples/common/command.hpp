@@ -1,7 +1,9 @@
 #pragma once
-// What every job's subcommand has: checked options (each number read whole by our own
-// validators, "--trials must be ≥ 1 (got -5)"), the options common to all jobs, and the job
-// table's entry type. A job file adds its subcommand with add_job and returns a `job`.
+// The command line of the experiment programs (reproduce_paper, contextual_benchmark): checked
+// options (each number read whole by our own validators, "--trials must be ≥ 1 (got -5)"), the
+// options common to all jobs, the job table's entry type, and run_program, which parses and
+// runs a job with the programs' exit statuses. A job file adds its subcommand with add_job and
+// returns a `job`.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -27,13 +29,14 @@ namespace repro {
 
 namespace fs = std::filesystem;
 
+/// `fmt` (a printf format of at most two doubles) applied to `a` and `b`.
 inline std::string format(const char* fmt, double a, double b) {
   char text[64];
   std::snprintf(text, sizeof text, fmt, a, b);
   return text;
 }
 
-/// The stream role of every tuning run (tune, contextual): "tune".
+/// The stream role of every tuning run (reproduce_paper tune, contextual_benchmark): "tune".
 inline constexpr std::uint64_t tuning_role = 0x7475'6e65;
 /// The seed of every tuning run: a stream key of --seed, never --seed itself, so tuning and
 /// evaluation never share a trial.
@@ -157,30 +160,6 @@ inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::stri
                          const std::string& horizon_help = "Rounds per trial") {
   return add_common_options(app.add_subcommand(name, description), c, out_folder, horizon, trials, trials_help,
                             min_trials, horizon_help);
-}
-
-/// "JOB: 1.23 s wall; outputs in OUT": what the jobs without a grid print last.
-inline std::string wall_line(const char* name, double seconds, const common_options& c) {
-  char line[128];
-  std::snprintf(line, sizeof line, "%s: %.2f s wall; outputs in ", name, seconds);
-  return line + c.out.string();
-}
-
-/// What the grid jobs print: the table, then the wall time in total and by policy (the rest of
-/// the total is plotting and writing).
-inline void print_grid_summary(std::ostream& out, const char* name, const std::string& table, long long policy_rounds,
-                               double seconds, const common_options& c, const std::vector<std::string>& policies,
-                               const std::vector<double>& seconds_per_policy) {
-  char line[512];
-  std::snprintf(line, sizeof line, "%s: %lld policy-rounds in %.2f s wall (%.3g rounds/s) on %u threads; outputs in ",
-                name, policy_rounds, seconds, static_cast<double>(policy_rounds) / seconds,
-                sabandit::resolve_threads(c.threads));
-  out << table << '\n' << line << c.out.string() << "\nwall time by policy:";
-  for (std::size_t i = 0; i < policies.size(); ++i) {
-    std::snprintf(line, sizeof line, " %s %.2f s%s", policies[i].c_str(), seconds_per_policy[i],
-                  i + 1 < policies.size() ? "," : "\n");
-    out << line;
-  }
 }
 
 /// The command line as a shell would take it back: `program`, then `args` with anything but

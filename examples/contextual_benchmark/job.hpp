@@ -86,7 +86,7 @@ inline std::string regret_at(const sabandit::contextual::run_result& run, Eigen:
 
 /// Each policy's colour (Okabe–Ito) and dash; TS-SA, the paper's subject, thick and solid.
 inline policy_style contextual_style(const std::string& policy) {
-  if (policy == "TS-SA") return {"#D55E00", 1, 3.5};
+  if (policy == "TS-SA") return {"#D55E00", 1, 3.5, "", true};
   if (policy == "TS-SGLD") return {"#009E73", 5, 2};
   if (policy == "logistic TS (Laplace)") return {"#0072B2", 2, 2};
   if (policy == "linear TS") return {"#56B4E9", 4, 2};
@@ -181,9 +181,7 @@ inline contextual_result run_contextual(const contextual_options& o) {
       panel_spec regret{"cumulative regret = mistakes (mean ± 1 s.e.)", {}, false};
       double learners_top = 0.0;  // the uniform reference's line leaves the top of the plot
       for (const auto& e : row) {
-        auto line = to_series(e.policy, e.run.curve, contextual_style(e.policy));
-        line.on_top = e.policy == "TS-SA";
-        regret.lines.push_back(std::move(line));
+        regret.lines.push_back(to_series(e.policy, e.run.curve, contextual_style(e.policy)));
         if (e.policy != "uniform") learners_top = std::max(learners_top, e.run.curve.final_regret());
       }
       if (learners_top > 0.0) regret.y_max = 1.25 * learners_top;

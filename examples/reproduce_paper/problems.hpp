@@ -191,13 +191,6 @@ struct problem_cell {
   std::string failure;  ///< empty: ran; else why not (a diverged iterate, a failed warm start)
 };
 
-struct problems_result {
-  std::string table;
-  long long policy_rounds = 0;
-  std::vector<std::string> policies = problem_policy_names();
-  std::vector<double> seconds_per_policy = std::vector<double>(policies.size(), 0.0);
-};
-
 namespace problems_detail {
 
 /// A failure's message as one CSV field: no commas or line breaks.
@@ -230,30 +223,29 @@ struct policy_summary {
 
 }  // namespace problems_detail
 
-inline problems_result run_problems(const problems_options& o) {
+inline grid_result run_problems(const problems_options& o) {
   using namespace problems_detail;
   const auto problems = !o.problems.empty() ? o.problems : o.tuning_set ? tuning_problems() : evaluation_problems();
   const auto horizon_of = [&](const problem& p) { return o.horizon > 0 ? o.horizon : p.horizon; };
-  problems_result result;
+  long long policy_rounds = 0;
   long long trials_total = 0;
   for (const auto& p : problems) {
     int runs = 0;
     with_problem(p, [&](const auto& model, const auto&) {
       for_each_problem_policy(model, p.features(), [&](std::string_view, auto) { ++runs; });
     });
-    result.policy_rounds = checked_add(
-        result.policy_rounds, grid_policy_rounds(horizon_of(p), o.trials, runs, o.common.record_points),
+    policy_rounds = checked_add(
+        policy_rounds, grid_policy_rounds(horizon_of(p), o.trials, runs, o.common.record_points),
         "the total of --horizon (T) x --trials (R) x policies");
     trials_total += runs * o.trials;
   }
   output_set outputs(o.common.out, "problems_");  // --out is writable, or we stop here
 
-  progress bar("problems", trials_total);
+  grid_run run("problems", trials_total);
   const std::string set_name = o.tuning_set ? "tuning" : "evaluation";
   std::string summary_csv =
       "set,problem,policy,horizon,trials,seed,mean_regret,std_error,reference,ratio,worst_regret,"
       "linear_trials,linear_threshold,lai_robbins_c,status\n";
-  std::string curves_csv = std::string(sabandit::regret_csv_header) + "\n";
   std::ostringstream table;
   table << "| problem | policy | regret at T (mean ± s.e.) | ratio to reference | worst trial | linear trials |\n"
         << "|---|---|---|---|---|---|\n";
@@ -271,14 +263,13 @@ inline problems_result run_problems(const problems_options& o) {
       }
       for_each_problem_policy(model, p.features(), [&](std::string_view name, auto make) {
         problem_cell cell{std::string(name), {}, {}};
-        const double started = bar.seconds();
         try {
-          cell.curve = simulate_cancellable(env, [&](Eigen::Index) { return make(); }, config, bar.hook());
+          cell.curve = run.add(p.id, cell.policy, [&](auto hook) {
+            return simulate_cancellable(env, [&](Eigen::Index) { return make(); }, config, hook);
+          });
         } catch (const std::domain_error& failure) {  // the library's "non-finite iterate", "warm start failed"
           cell.failure = failure.what();
         }
-        const auto at = std::find(result.policies.begin(), result.policies.end(), cell.policy);
-        result.seconds_per_policy[static_cast<std::size_t>(at - result.policies.begin())] += bar.seconds() - started;
         cells.push_back(std::move(cell));
       });
     });
@@ -339,16 +330,11 @@ inline problems_result run_problems(const problems_options& o) {
       std::snprintf(text, sizeof text, "%s | %.1f | %d / %lld |\n", ratio_text, worst, linear,
                     static_cast<long long>(o.trials));
       table << mean_se(curve) << " | " << text;
-      std::ostringstream rows;
-      sabandit::write_regret_csv_rows(rows, p.id, cell.policy, curve);
-      curves_csv += rows.str();
       lines.push_back(styled_series(cell.policy, curve));
     }
-    if (o.common.plots && !lines.empty()) {
-      plot_png(outputs, "problems_" + p.id + ".png",
-               p.title + " (" + p.setting_text() + "): " + run_text(horizon, o.trials) + ", seed " +
-                   std::to_string(o.common.seed),
-               "round",
+    if (!lines.empty()) {
+      plot_run(outputs, o.common, "problems_" + p.id + ".png", p.title + " (" + p.setting_text() + ")", horizon,
+               o.trials,
                reference ? regret_panels(lines, reference->curve.mean_regret, "regret minus " + cells.front().policy + "'s")
                          : std::vector<panel_spec>{{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
     }
@@ -373,7 +359,7 @@ inline problems_result run_problems(const problems_options& o) {
         "TS-SA `params{}`), TS-SA (paper) `params::paper()`, TS-SGLD (Fisher) `{.metric = step_metric::fisher}`; exact TS, KL-UCB and UCB only where d = 1.\n";
   md << "\n| policy | problems | geometric mean of ratios | worst ratio (problem) | linear trials | failed |\n"
      << "|---|---|---|---|---|---|\n";
-  for (const auto& name : result.policies) {
+  for (const auto& name : problem_policy_names()) {
     const auto it = summaries.find(name);
     if (it == summaries.end()) continue;
     const auto& s = it->second;
@@ -391,11 +377,12 @@ inline problems_result run_problems(const problems_options& o) {
   md << "\nRatios are to each problem's reference (TS where it runs, else TS-SGLD); a policy that is itself "
         "the reference on some problems has ratios only on the others.\n";
   outputs.write("problems.csv", summary_csv);
-  outputs.write("problems_curves.csv", curves_csv);
+  outputs.write("problems_curves.csv", run.csv);
   outputs.write("problems.md", md.str());
   outputs.commit();
-  result.table = md.str();
-  return result;
+  run.result.table = md.str();
+  run.result.policy_rounds = policy_rounds;
+  return run.result;
 }
 
 /// `args`: the command line, which problems.md prints.
@@ -415,9 +402,7 @@ inline job add_problems(CLI::App& app, const std::vector<std::string>& args) {
             o->tuning_set = *set == "tuning";
             if (problems->count("--seed") == 0) o->common.seed = o->tuning_set ? tuning_seed : evaluation_seed;
             o->args = args;
-            const auto r = run_problems(*o);
-            print_grid_summary(out, "problems", r.table, r.policy_rounds, seconds(), o->common, r.policies,
-                               r.seconds_per_policy);
+            run_problems(*o).print(out, "problems", seconds(), o->common);
           }};
 }
 
