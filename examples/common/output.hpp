@@ -147,7 +147,6 @@ class output_set {
   output_set& operator=(const output_set&) = delete;
   ~output_set() { discard(); }
 
-  [[nodiscard]] const fs::path& out() const noexcept { return out_; }
   [[nodiscard]] const fs::path& staging() const noexcept { return staging_; }
 
   /// Writes `name` (a plain file name) into the staging folder.

@@ -467,24 +467,18 @@ inline suite_params suite_params::from_text(const std::string& text, const std::
   return grid_params::from_text(text, source, false).base;
 }
 
-/// Calls `body(env)` with the environment of `where` (SGR or MGR), rewards of variance
-/// `noise_variance` (the paper's: 1): written once for both.
-template <class Body>
-decltype(auto) with_env(const setting& where, Body body, double noise_variance = 1.0) {
-  const sabandit::paper_setting s{.num_arms = where.arms, .gap = where.gap, .noise_variance = noise_variance};
-  if (where.mixture) return body(sabandit::make_mgr(s));
-  return body(sabandit::make_sgr(s));
-}
-
-/// Runs `policy` with `params` on `where`, reporting each finished trial to `on_trial`.
+/// Runs `policy` with `params` on `where` (SGR or MGR, the paper's unit noise variance),
+/// reporting each finished trial to `on_trial`.
 template <class Progress>
 sabandit::regret_curve run_policy(const std::string& policy, const suite_params& params,
                                   const setting& where, const sabandit::run_config& config,
                                   Progress on_trial) {
   using namespace sabandit;
   const Eigen::Index k = where.arms;
+  const paper_setting s{.num_arms = k, .gap = where.gap};
   const auto go = [&](auto factory) {
-    return with_env(where, [&](const auto& env) { return simulate_cancellable(env, factory, config, on_trial); });
+    return where.mixture ? simulate_cancellable(make_mgr(s), factory, config, on_trial)
+                         : simulate_cancellable(make_sgr(s), factory, config, on_trial);
   };
   if (policy == "UCB") return go([&](Eigen::Index) { return ucb(k, params.ucb); });
   if (policy == "TS") return go([&](Eigen::Index) { return gaussian_ts(k, params.ts); });
