@@ -1,12 +1,12 @@
 #pragma once
-// Three jobs of the reproduction: figure1, ablation, tune (the fourth, models, is in
-// models.hpp). Each writes CSV (long form), PNG plots (gnuplot) and a Markdown table into its
+// Three jobs of the reproduction: figure1, ablation, tune (models and problems are in their own
+// files), and what the grid jobs share (grid_run). Each writes CSV (long form), PNG plots (gnuplot) and a Markdown table into its
 // output folder and returns the table.
 // Outputs depend only on the arguments, never on the thread count or the machine's speed, so
 // a rerun reproduces them byte for byte; wall time goes to the terminal only.
 // Each job checks its sizes (no product of counts may overflow) and that --out is writable
 // before computing, writes its whole output set into a staging folder and swaps it in at the
-// end (output.hpp), and stops cleanly on SIGINT or SIGTERM (cancel.hpp).
+// end (common/output.hpp), and stops cleanly on SIGINT or SIGTERM (common/cancel.hpp).
 #include <algorithm>
 #include <array>
 #include <map>
@@ -21,41 +21,17 @@
 
 #include <sabandit/sim.hpp>
 
-#include "reproduce_paper/checked.hpp"
-#include "reproduce_paper/command.hpp"
-#include "reproduce_paper/output.hpp"
+#include "common/checked.hpp"
+#include "common/command.hpp"
+#include "common/output.hpp"
 #include "reproduce_paper/suite.hpp"
 
 namespace repro {
-
-inline std::string format(const char* fmt, double a, double b) {
-  char text[64];
-  std::snprintf(text, sizeof text, fmt, a, b);
-  return text;
-}
 
 /// A table cell: final regret, "mean ± s.e." to one decimal (every job's tables).
 inline std::string mean_se(const sabandit::regret_curve& curve) {
   return format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error());
 }
-
-/// The stream role of every tuning run (tune, study): "tune".
-inline constexpr std::uint64_t tuning_role = 0x7475'6e65;
-/// The seed of every tuning run: a stream key of --seed, never --seed itself, so tuning and
-/// evaluation never share a trial.
-inline std::uint64_t tuning_seed_of(std::uint64_t seed) {
-  return sabandit::stream_key(seed, 1, tuning_role);
-}
-
-/// A line's colour, dash type (or gnuplot dash pattern such as "(18,6)") and width, and
-/// whether it is drawn again on top of the others.
-struct policy_style {
-  const char* color;
-  int dash_type;
-  double width;
-  const char* dash_pattern = "";
-  bool on_top = false;
-};
 
 /// Each policy's style: the Okabe–Ito palette (distinct under the common colour vision
 /// deficiencies) and a dash pattern of its own, so that no two policies share either; TS-SA,
@@ -80,33 +56,9 @@ inline policy_style style_of(const std::string& policy) {
   return it != styles.end() ? it->second : policy_style{"#000000", 3, 2};  // UCB: black, dotted
 }
 
-inline series to_series(const std::string& label, const sabandit::regret_curve& c, policy_style style) {
-  series s{label, style.color, style.dash_type, style.width, {}, c.mean_regret, c.standard_error, style.on_top,
-           style.dash_pattern};
-  s.x.assign(c.rounds.begin(), c.rounds.end());
-  return s;
-}
 /// A policy's curve in its style_of().
 inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
   return to_series(policy, curve, style_of(policy));
-}
-
-/// "T = 10,000, 50 trials": what a plot's title says about the run.
-inline std::string run_text(Eigen::Index horizon, Eigen::Index trials) {
-  // Digits copied with a comma before every group of three (appending, not insert(): GCC 12
-  // warns a false -Wrestrict on string::insert at -O3).
-  const std::string digits = std::to_string(horizon);
-  std::string t;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0) t += ',';
-    t += digits[i];
-  }
-  return "T = " + t + ", " + std::to_string(trials) + (trials == 1 ? " trial" : " trials");
-}
-
-/// The library's recorded_rounds computes k T for k up to the record points: it must fit.
-inline void check_run_size(Eigen::Index horizon, Eigen::Index record_points) {
-  (void)checked_mul(horizon, record_points, "--horizon (T) x --record-points");
 }
 
 /// T x R x `runs` (policy-settings) for a grid job, checked before any computing, with the
@@ -135,6 +87,80 @@ inline std::string final_regret_note(Eigen::Index horizon, Eigen::Index trials, 
                 static_cast<long long>(horizon), static_cast<long long>(trials),
                 static_cast<unsigned long long>(seed));
   return note;
+}
+
+/// "JOB: 1.23 s wall; outputs in OUT": what the jobs without a grid print last.
+inline std::string wall_line(const char* name, double seconds, const common_options& c) {
+  char line[128];
+  std::snprintf(line, sizeof line, "%s: %.2f s wall; outputs in ", name, seconds);
+  return line + c.out.string();
+}
+
+/// A grid job's result (figure1, models, problems): its Markdown, its size, and each policy's
+/// wall time, for the terminal only.
+struct grid_result {
+  std::string table;
+  long long policy_rounds = 0;  ///< T x R x settings x policies
+  std::vector<std::pair<std::string, double>> seconds_by_policy;  ///< in the order they first ran
+
+  /// Prints the table, then the wall time in total and by policy (the rest of the total is
+  /// plotting and writing).
+  void print(std::ostream& out, const char* name, double seconds, const common_options& c) const {
+    char line[512];
+    std::snprintf(line, sizeof line, "%s: %lld policy-rounds in %.2f s wall (%.3g rounds/s) on %u threads; outputs in ",
+                  name, policy_rounds, seconds, static_cast<double>(policy_rounds) / seconds,
+                  sabandit::resolve_threads(c.threads));
+    out << table << '\n' << line << c.out.string() << "\nwall time by policy:";
+    for (std::size_t i = 0; i < seconds_by_policy.size(); ++i) {
+      std::snprintf(line, sizeof line, " %s %.2f s%s", seconds_by_policy[i].first.c_str(), seconds_by_policy[i].second,
+                    i + 1 < seconds_by_policy.size() ? "," : "\n");
+      out << line;
+    }
+  }
+};
+
+/// What a grid job accumulates while it runs: the progress display, the long-form CSV of every
+/// curve, and the result.
+struct grid_run {
+  /// The display counts `trials` trials; the CSV starts with `header`.
+  grid_run(const char* name, long long trials, std::string header = std::string(sabandit::regret_csv_header) + "\n")
+      : bar(name, trials), csv(std::move(header)) {}
+
+  progress bar;
+  std::string csv;
+  grid_result result;
+
+  /// `simulate(hook)`, timed as `policy`'s; its curve's rows go to the CSV as `setting`.
+  template <class Simulate>
+  sabandit::regret_curve add(const std::string& setting, const std::string& policy, Simulate simulate) {
+    const double started = bar.seconds();
+    const auto timed = [&] {
+      auto& by_policy = result.seconds_by_policy;
+      auto it = std::find_if(by_policy.begin(), by_policy.end(), [&](const auto& p) { return p.first == policy; });
+      if (it == by_policy.end()) it = by_policy.insert(it, {policy, 0.0});
+      it->second += bar.seconds() - started;
+    };
+    sabandit::regret_curve curve;
+    try {
+      curve = simulate(bar.hook());
+    } catch (...) {  // a failed run's time counts too (problems reports the failure)
+      timed();
+      throw;
+    }
+    timed();
+    std::ostringstream rows;
+    sabandit::write_regret_csv_rows(rows, setting, policy, curve);
+    csv += rows.str();
+    return curve;
+  }
+};
+
+/// Plots `panels` into `file` unless --no-plots; the title says what ran.
+inline void plot_run(output_set& outputs, const common_options& c, const std::string& file, const std::string& title,
+                     Eigen::Index horizon, Eigen::Index trials, const std::vector<panel_spec>& panels) {
+  if (!c.plots) return;
+  plot_png(outputs, file, title + ": " + run_text(horizon, trials) + ", seed " + std::to_string(c.seed), "round",
+           panels);
 }
 
 /// A Markdown table's header row "| setting | A | B |" and its separator.
@@ -170,13 +196,7 @@ inline std::vector<panel_spec> regret_panels(std::vector<series> lines, const st
   return {{"cumulative pseudo-regret (mean ± 1 s.e.)", std::move(lines), false}, std::move(relative)};
 }
 
-struct figure1_result {
-  std::string table;          ///< Markdown: final regret +- s.e. per setting and policy
-  long long policy_rounds = 0;  ///< T x R x settings x policies
-  std::vector<double> seconds_per_policy = std::vector<double>(policy_names.size(), 0.0);
-};
-
-inline figure1_result run_figure1(const figure1_options& o) {
+inline grid_result run_figure1(const figure1_options& o) {
   const auto runs = static_cast<long long>(o.grid.size() * policy_names.size());
   const long long policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
   o.params.base.validate();
@@ -184,43 +204,32 @@ inline figure1_result run_figure1(const figure1_options& o) {
   output_set outputs(o.common.out, "figure1_");  // --out is writable, or we stop here
 
   const auto config = grid_config(o.common, o.horizon, o.trials);
-  progress bar("figure1", runs * o.trials);
-  std::string csv = std::string(sabandit::regret_csv_header) + "\n";
+  grid_run run("figure1", runs * o.trials);
   std::ostringstream table;
   table << setting_table_header(policy_names);
-  figure1_result result;
-  result.policy_rounds = policy_rounds;
   for (const auto& where : o.grid) {
     std::vector<sabandit::regret_curve> curves;
     std::vector<series> lines;
     table << "| " << where.title() << " |";
-    for (std::size_t pi = 0; pi < policy_names.size(); ++pi) {
-      const auto& policy = policy_names[pi];
-      const double started = bar.seconds();
-      curves.push_back(run_policy(policy, o.params.at(where), where, config, bar.hook()));
-      const auto& curve = curves.back();
-      result.seconds_per_policy[pi] += bar.seconds() - started;
-      std::ostringstream rows;
-      sabandit::write_regret_csv_rows(rows, where.id(), policy, curve);
-      csv += rows.str();
-      table << ' ' << mean_se(curve) << " |";
-      lines.push_back(styled_series(policy, curve));
+    for (const auto& policy : policy_names) {
+      curves.push_back(run.add(where.id(), policy, [&](auto hook) {
+        return run_policy(policy, o.params.at(where), where, config, hook);
+      }));
+      table << ' ' << mean_se(curves.back()) << " |";
+      lines.push_back(styled_series(policy, curves.back()));
     }
     table << '\n';
-    if (o.common.plots) {
-      plot_png(outputs, "figure1_" + where.id() + ".png",
-               where.title() + ": " + run_text(o.horizon, o.trials) + ", seed " +
-                   std::to_string(o.common.seed),
-               "round", regret_panels(lines, curves.front().mean_regret, "regret minus TS's regret"));
-    }
+    plot_run(outputs, o.common, "figure1_" + where.id() + ".png", where.title(), o.horizon, o.trials,
+             regret_panels(lines, curves.front().mean_regret, "regret minus TS's regret"));
   }
   table << final_regret_note(o.horizon, o.trials, o.common.seed) << '\n';
-  outputs.write("figure1.csv", csv);
+  outputs.write("figure1.csv", run.csv);
   outputs.write("figure1.md", table.str());
   outputs.write("figure1_params.txt", o.params.to_text());
   outputs.commit();
-  result.table = table.str();
-  return result;
+  run.result.table = table.str();
+  run.result.policy_rounds = policy_rounds;
+  return run.result;
 }
 
 inline job add_figure1(CLI::App& app) {
@@ -233,9 +242,7 @@ inline job add_figure1(CLI::App& app) {
                       "[K = INT, gap = REAL] sections for settings of their own)");
   return {command, [o, file](std::ostream& out, const seconds_since_start& seconds) {
             if (!file->empty()) o->params = grid_params::from_file(*file);
-            const auto r = run_figure1(*o);
-            print_grid_summary(out, "figure1", r.table, r.policy_rounds, seconds(), o->common, policy_names,
-                               r.seconds_per_policy);
+            run_figure1(*o).print(out, "figure1", seconds(), o->common);
           }};
 }
 
@@ -292,12 +299,9 @@ inline std::string run_ablation(const ablation_options& o) {
   check_run_size(o.horizon, o.common.record_points);
   output_set outputs(o.common.out, "ablation_");
 
-  const sabandit::run_config config{.horizon = o.horizon, .trials = o.trials,
-                                    .seed = o.common.seed, .threads = o.common.threads,
-                                    .record_points = o.common.record_points};
-  progress bar("ablation", total);
+  const auto config = grid_config(o.common, o.horizon, o.trials);
+  grid_run run("ablation", total, "panel,value,round,mean_regret,std_error,optimal_fraction\n");
   const auto env = sabandit::make_sgr({.num_arms = 10, .gap = 0.5});
-  std::string csv = "panel,value,round,mean_regret,std_error,optimal_fraction\n";
   std::ostringstream table;
   table << "| parameter | value | final regret (mean ± s.e.) |\n|---|---|---|\n";
   // Increasing values: a sequential palette (viridis, dark to light, without its faint yellow
@@ -308,31 +312,24 @@ inline std::string run_ablation(const ablation_options& o) {
     for (std::size_t i = 0; i < p.values.size(); ++i) {
       auto params = p.base;
       p.apply(params, p.values[i]);
-      const auto curve = simulate_cancellable(
-          env, [&](Eigen::Index) { return sabandit::ts_sa<>(10, params); }, config, bar.hook());
       char value[32];
       std::snprintf(value, sizeof value, "%g", p.values[i]);
-      std::ostringstream rows;
-      sabandit::write_regret_csv_rows(rows, p.name, value, curve);
-      csv += rows.str();
+      const auto curve = run.add(p.name, value, [&](auto hook) {
+        return simulate_cancellable(env, [&](Eigen::Index) { return sabandit::ts_sa<>(10, params); }, config, hook);
+      });
       lines.push_back(to_series(p.name + " = " + value, curve,
                                 {palette[i % 6], static_cast<int>(i % 5) + 1, 2}));
-      table << "| " << p.name << " | " << value << " | "
-            << mean_se(curve) << " |\n";
+      table << "| " << p.name << " | " << value << " | " << mean_se(curve) << " |\n";
     }
-    if (o.common.plots) {
-      plot_png(outputs, "ablation_" + p.name + ".png",
-               "TS-SA ablation: " + p.name + " (SGR, K = 10, gap = 0.5): " +
-                   run_text(o.horizon, o.trials) + ", seed " + std::to_string(o.common.seed),
-               "round", {{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
-    }
+    plot_run(outputs, o.common, "ablation_" + p.name + ".png", "TS-SA ablation: " + p.name + " (SGR, K = 10, gap = 0.5)",
+             o.horizon, o.trials, {{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
   }
   char footer[200];
   std::snprintf(footer, sizeof footer, "\nSGR, K = 10, gap = 0.5, T = %lld, %lld trials, seed %llu.\n",
                 static_cast<long long>(o.horizon), static_cast<long long>(o.trials),
                 static_cast<unsigned long long>(o.common.seed));
   table << footer;
-  outputs.write("ablation.csv", csv);
+  outputs.write("ablation.csv", run.csv);
   outputs.write("ablation.md", table.str());
   outputs.commit();
   return table.str();

@@ -8,7 +8,7 @@
 #include "reproduce_paper/cli.hpp"
 
 int main(int argc, char** argv) {
-  repro::install_signal_handlers();  // SIGINT, SIGTERM, SIGHUP: stop cleanly (cancel.hpp)
+  repro::install_signal_handlers();  // SIGINT, SIGTERM, SIGHUP: stop cleanly (common/cancel.hpp)
   const std::vector<std::string> args(argv + 1, argv + argc);
   return repro::run_cli(args, std::cout, std::cerr);
 }

@@ -14,9 +14,9 @@
 
 #include <sabandit/sim.hpp>
 
-#include "reproduce_paper/checked.hpp"
+#include "common/checked.hpp"
 #include "reproduce_paper/jobs.hpp"
-#include "reproduce_paper/output.hpp"
+#include "common/output.hpp"
 #include "reproduce_paper/suite.hpp"
 
 namespace repro {
@@ -177,13 +177,6 @@ struct models_options {
   std::vector<model_setting> grid = models_grid();
 };
 
-struct models_result {
-  std::string table;            ///< Markdown: final regret +- s.e. per setting and policy
-  long long policy_rounds = 0;  ///< T x R x settings x policies
-  std::vector<std::string> policies = model_policy_names();
-  std::vector<double> seconds_per_policy = std::vector<double>(policies.size(), 0.0);
-};
-
 /// A models plot: regret (mean +- 1 s.e.) with the Lai–Robbins line C log t; below, each
 /// policy's regret minus TS's. The upper panel's range is set by the policies' curves: where
 /// C log T is far above every policy (Poisson, gap 0.1: the bound is asymptotic), the line
@@ -202,7 +195,7 @@ inline std::vector<panel_spec> models_panels(const std::vector<std::string>& pol
   auto panels = regret_panels(std::move(lines), curves[ts].mean_regret, "regret minus TS's regret");
   auto& regret = panels.front();
   regret.y_max = 1.1 * highest;
-  series bound{"", "#7F7F7F", 1, 1.5, {}, {}, {}};
+  series bound{"", {"#7F7F7F", 1, 1.5}, {}, {}, {}};
   bound.x.assign(curves.front().rounds.begin(), curves.front().rounds.end());
   for (const long long t : bound.x) bound.y.push_back(lai_robbins * std::log(static_cast<double>(t)));
   char label[96];
@@ -213,16 +206,14 @@ inline std::vector<panel_spec> models_panels(const std::vector<std::string>& pol
   return panels;
 }
 
-inline models_result run_models(const models_options& o) {
-  models_result result;
-  const auto& policies = result.policies;
+inline grid_result run_models(const models_options& o) {
+  const auto policies = model_policy_names();
   const auto runs = static_cast<long long>(o.grid.size() * policies.size());
-  result.policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
+  const long long policy_rounds = grid_policy_rounds(o.horizon, o.trials, runs, o.common.record_points);
   output_set outputs(o.common.out, "models_");  // --out is writable, or we stop here
 
   const auto config = grid_config(o.common, o.horizon, o.trials);
-  progress bar("models", runs * o.trials);
-  std::string csv = std::string(sabandit::regret_csv_header) + "\n";
+  grid_run run("models", runs * o.trials);
   std::ostringstream table;
   auto columns = policies;
   columns.insert(columns.end(), {"Lai–Robbins C", "C log T"});
@@ -245,16 +236,11 @@ inline models_result run_models(const models_options& o) {
     table << "| " << where.title() << " |";
     const double lai_robbins = with_model(where.family, [&]<class Model>(Model model) {
       const auto env = make_gap_env<Model>(where);
-      std::size_t pi = 0;
       for_each_model_policy<Model>(where.arms, [&](std::string_view name, const std::string&, auto factory) {
-        const double started = bar.seconds();
-        curves.push_back(simulate_cancellable(env, factory, config, bar.hook()));
-        result.seconds_per_policy[pi++] += bar.seconds() - started;
-        const auto& curve = curves.back();
-        std::ostringstream rows;
-        sabandit::write_regret_csv_rows(rows, where.id(), std::string(name), curve);
-        csv += rows.str();
-        table << ' ' << mean_se(curve) << " |";
+        curves.push_back(run.add(where.id(), std::string(name), [&](auto hook) {
+          return simulate_cancellable(env, factory, config, hook);
+        }));
+        table << ' ' << mean_se(curves.back()) << " |";
       });
       return sabandit::lai_robbins_constant(model, env);
     });
@@ -262,22 +248,19 @@ inline models_result run_models(const models_options& o) {
     std::snprintf(bound, sizeof bound, " %.2f | %.1f |\n", lai_robbins,
                   lai_robbins * std::log(static_cast<double>(o.horizon)));
     table << bound;
-    if (o.common.plots) {
-      plot_png(outputs, "models_" + where.id() + ".png",
-               where.title() + ": " + run_text(o.horizon, o.trials) + ", seed " +
-                   std::to_string(o.common.seed),
-               "round", models_panels(policies, curves, lai_robbins));
-    }
+    plot_run(outputs, o.common, "models_" + where.id() + ".png", where.title(), o.horizon, o.trials,
+             models_panels(policies, curves, lai_robbins));
   }
   table << final_regret_note(o.horizon, o.trials, o.common.seed)
         << " Lai–Robbins C = sum over suboptimal arms of gap / KL(mu_a, mu*); C log T is the "
            "asymptotic lower bound at T.\n";
-  outputs.write("models.csv", csv);
+  outputs.write("models.csv", run.csv);
   outputs.write("models.md", table.str());
   outputs.write("models_params.txt", params_text);
   outputs.commit();
-  result.table = table.str();
-  return result;
+  run.result.table = table.str();
+  run.result.policy_rounds = policy_rounds;
+  return run.result;
 }
 
 inline job add_models(CLI::App& app) {
@@ -287,9 +270,7 @@ inline job add_models(CLI::App& app) {
                   "and the Lai-Robbins bound",
                   o->common, "results/models", o->horizon, &o->trials, "Trials per setting"),
           [o](std::ostream& out, const seconds_since_start& seconds) {
-            const auto r = run_models(*o);
-            print_grid_summary(out, "models", r.table, r.policy_rounds, seconds(), o->common, r.policies,
-                               r.seconds_per_policy);
+            run_models(*o).print(out, "models", seconds(), o->common);
           }};
 }
 

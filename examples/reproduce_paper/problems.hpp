@@ -25,11 +25,10 @@
 #include <sabandit/sim.hpp>
 
 #include "exponential_model.hpp"
-#include "reproduce_paper/checked.hpp"
+#include "common/checked.hpp"
 #include "reproduce_paper/jobs.hpp"
 #include "reproduce_paper/models.hpp"
-#include "reproduce_paper/output.hpp"
-#include "reproduce_paper/trials.hpp"
+#include "common/output.hpp"
 
 namespace repro {
 
@@ -188,33 +187,11 @@ struct problems_options {
 /// One problem x policy cell.
 struct problem_cell {
   std::string policy;
-  tracked_run run;
+  sabandit::regret_curve curve;  ///< with every trial's record (regret_curve::per_trial)
   std::string failure;  ///< empty: ran; else why not (a diverged iterate, a failed warm start)
 };
 
-struct problems_result {
-  std::string table;
-  long long policy_rounds = 0;
-  std::vector<std::string> policies = problem_policy_names();
-  std::vector<double> seconds_per_policy = std::vector<double>(policies.size(), 0.0);
-};
-
 namespace problems_detail {
-
-/// The command line as a shell would take it back: arguments with anything but
-/// [A-Za-z0-9_./=:-] single-quoted.
-inline std::string shell_command(const std::vector<std::string>& args) {
-  std::string text = "reproduce_paper";
-  for (const auto& a : args) {
-    const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("_./=:-").find(c) != std::string_view::npos;
-    });
-    std::string quoted = "'";
-    for (const char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    text += " " + (plain ? a : quoted + "'");
-  }
-  return text;
-}
 
 /// A failure's message as one CSV field: no commas or line breaks.
 inline std::string csv_field(std::string text) {
@@ -227,8 +204,8 @@ inline const problem_cell* reference_of(const std::vector<problem_cell>& cells) 
 }
 
 inline double ratio(const problem_cell& cell, const problem_cell* reference) {
-  if (!reference || !cell.failure.empty() || reference->run.curve.final_regret() <= 0.0) return NAN;
-  return cell.run.curve.final_regret() / reference->run.curve.final_regret();
+  if (!reference || !cell.failure.empty() || reference->curve.final_regret() <= 0.0) return NAN;
+  return cell.curve.final_regret() / reference->curve.final_regret();
 }
 
 /// Per policy over the problems it ran on: the geometric mean and the worst of its ratios to
@@ -246,30 +223,29 @@ struct policy_summary {
 
 }  // namespace problems_detail
 
-inline problems_result run_problems(const problems_options& o) {
+inline grid_result run_problems(const problems_options& o) {
   using namespace problems_detail;
   const auto problems = !o.problems.empty() ? o.problems : o.tuning_set ? tuning_problems() : evaluation_problems();
   const auto horizon_of = [&](const problem& p) { return o.horizon > 0 ? o.horizon : p.horizon; };
-  problems_result result;
+  long long policy_rounds = 0;
   long long trials_total = 0;
   for (const auto& p : problems) {
     int runs = 0;
     with_problem(p, [&](const auto& model, const auto&) {
       for_each_problem_policy(model, p.features(), [&](std::string_view, auto) { ++runs; });
     });
-    result.policy_rounds = checked_add(
-        result.policy_rounds, grid_policy_rounds(horizon_of(p), o.trials, runs, o.common.record_points),
+    policy_rounds = checked_add(
+        policy_rounds, grid_policy_rounds(horizon_of(p), o.trials, runs, o.common.record_points),
         "the total of --horizon (T) x --trials (R) x policies");
     trials_total += runs * o.trials;
   }
   output_set outputs(o.common.out, "problems_");  // --out is writable, or we stop here
 
-  progress bar("problems", trials_total);
+  grid_run run("problems", trials_total);
   const std::string set_name = o.tuning_set ? "tuning" : "evaluation";
   std::string summary_csv =
       "set,problem,policy,horizon,trials,seed,mean_regret,std_error,reference,ratio,worst_regret,"
       "linear_trials,linear_threshold,lai_robbins_c,status\n";
-  std::string curves_csv = std::string(sabandit::regret_csv_header) + "\n";
   std::ostringstream table;
   table << "| problem | policy | regret at T (mean ± s.e.) | ratio to reference | worst trial | linear trials |\n"
         << "|---|---|---|---|---|---|\n";
@@ -287,14 +263,13 @@ inline problems_result run_problems(const problems_options& o) {
       }
       for_each_problem_policy(model, p.features(), [&](std::string_view name, auto make) {
         problem_cell cell{std::string(name), {}, {}};
-        const double started = bar.seconds();
         try {
-          cell.run = run_tracked(env, p.smallest_gap(), make, config, bar.hook(), 0);
+          cell.curve = run.add(p.id, cell.policy, [&](auto hook) {
+            return simulate_cancellable(env, [&](Eigen::Index) { return make(); }, config, hook);
+          });
         } catch (const std::domain_error& failure) {  // the library's "non-finite iterate", "warm start failed"
           cell.failure = failure.what();
         }
-        const auto at = std::find(result.policies.begin(), result.policies.end(), cell.policy);
-        result.seconds_per_policy[static_cast<std::size_t>(at - result.policies.begin())] += bar.seconds() - started;
         cells.push_back(std::move(cell));
       });
     });
@@ -325,12 +300,17 @@ inline problems_result run_problems(const problems_options& o) {
         table << "failed: " << cell.failure << " | | | |\n";
         continue;
       }
-      const auto& run = cell.run;
-      const int linear = run.count(&tracked_run::linear);
+      const auto& curve = cell.curve;
+      // "Linear": over rounds T/2..T the trial's regret grows by at least half the smallest gap
+      // per round (the threshold), i.e. an optimal arm gets at most half of the late pulls
+      // (equal gaps); a learning policy's late slope falls towards 0 (its regret is O(log T)).
+      const auto linear = static_cast<int>(std::count_if(curve.per_trial.begin(), curve.per_trial.end(),
+          [&](const sabandit::trial_record& t) { return t.regret - t.regret_half >= threshold; }));
+      const double worst = *std::max_element(curve.final_regrets.begin(), curve.final_regrets.end());
       s.linear += linear;
       s.trials += o.trials;
-      std::snprintf(text, sizeof text, "%.6g,%.6g,%s,%.6g,%.6g,%d,%.6g,%.6g,ok\n", run.curve.final_regret(),
-                    run.curve.final_standard_error(), cells.front().policy.c_str(), r, run.worst(), linear,
+      std::snprintf(text, sizeof text, "%.6g,%.6g,%s,%.6g,%.6g,%d,%.6g,%.6g,ok\n", curve.final_regret(),
+                    curve.final_standard_error(), cells.front().policy.c_str(), r, worst, linear,
                     threshold, lai_robbins);
       summary_csv += text;
       char ratio_text[64];
@@ -347,27 +327,22 @@ inline problems_result run_problems(const problems_options& o) {
           s.worst_problem = p.id;
         }
       }
-      std::snprintf(text, sizeof text, "%s | %.1f | %d / %lld |\n", ratio_text, run.worst(), linear,
+      std::snprintf(text, sizeof text, "%s | %.1f | %d / %lld |\n", ratio_text, worst, linear,
                     static_cast<long long>(o.trials));
-      table << mean_se(run.curve) << " | " << text;
-      std::ostringstream rows;
-      sabandit::write_regret_csv_rows(rows, p.id, cell.policy, run.curve);
-      curves_csv += rows.str();
-      lines.push_back(styled_series(cell.policy, run.curve));
+      table << mean_se(curve) << " | " << text;
+      lines.push_back(styled_series(cell.policy, curve));
     }
-    if (o.common.plots && !lines.empty()) {
-      plot_png(outputs, "problems_" + p.id + ".png",
-               p.title + " (" + p.setting_text() + "): " + run_text(horizon, o.trials) + ", seed " +
-                   std::to_string(o.common.seed),
-               "round",
-               reference ? regret_panels(lines, reference->run.curve.mean_regret, "regret minus " + cells.front().policy + "'s")
+    if (!lines.empty()) {
+      plot_run(outputs, o.common, "problems_" + p.id + ".png", p.title + " (" + p.setting_text() + ")", horizon,
+               o.trials,
+               reference ? regret_panels(lines, reference->curve.mean_regret, "regret minus " + cells.front().policy + "'s")
                          : std::vector<panel_spec>{{"cumulative pseudo-regret (mean ± 1 s.e.)", lines, false}});
     }
   }
 
   std::ostringstream md;
   md << "# reproduce_paper problems: the " << set_name << " set\n\n"
-     << "Command: `" << shell_command(o.args) << "`\n\n"
+     << "Command: `" << shell_command("reproduce_paper", o.args) << "`\n\n"
      << table.str()
      << "\nRegret: cumulative pseudo-regret at T, sum over rounds of mu* - mu_{A_t}, mean ± standard error over "
      << o.trials << " trials, seed " << o.common.seed
@@ -384,7 +359,7 @@ inline problems_result run_problems(const problems_options& o) {
         "TS-SA `params{}`), TS-SA (paper) `params::paper()`, TS-SGLD (Fisher) `{.metric = step_metric::fisher}`; exact TS, KL-UCB and UCB only where d = 1.\n";
   md << "\n| policy | problems | geometric mean of ratios | worst ratio (problem) | linear trials | failed |\n"
      << "|---|---|---|---|---|---|\n";
-  for (const auto& name : result.policies) {
+  for (const auto& name : problem_policy_names()) {
     const auto it = summaries.find(name);
     if (it == summaries.end()) continue;
     const auto& s = it->second;
@@ -402,11 +377,12 @@ inline problems_result run_problems(const problems_options& o) {
   md << "\nRatios are to each problem's reference (TS where it runs, else TS-SGLD); a policy that is itself "
         "the reference on some problems has ratios only on the others.\n";
   outputs.write("problems.csv", summary_csv);
-  outputs.write("problems_curves.csv", curves_csv);
+  outputs.write("problems_curves.csv", run.csv);
   outputs.write("problems.md", md.str());
   outputs.commit();
-  result.table = md.str();
-  return result;
+  run.result.table = md.str();
+  run.result.policy_rounds = policy_rounds;
+  return run.result;
 }
 
 /// `args`: the command line, which problems.md prints.
@@ -426,9 +402,7 @@ inline job add_problems(CLI::App& app, const std::vector<std::string>& args) {
             o->tuning_set = *set == "tuning";
             if (problems->count("--seed") == 0) o->common.seed = o->tuning_set ? tuning_seed : evaluation_seed;
             o->args = args;
-            const auto r = run_problems(*o);
-            print_grid_summary(out, "problems", r.table, r.policy_rounds, seconds(), o->common, r.policies,
-                               r.seconds_per_policy);
+            run_problems(*o).print(out, "problems", seconds(), o->common);
           }};
 }
 

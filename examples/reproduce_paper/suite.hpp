@@ -2,6 +2,7 @@
 // The five policies of the paper's Figure 1 with every one of their parameters, the parameter
 // file that records them, and the grid of settings.
 #include <array>
+#include <concepts>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -9,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <cmath>
 #include <limits>
@@ -20,8 +22,8 @@
 
 #include <sabandit/sim.hpp>
 
-#include "reproduce_paper/cancel.hpp"
-#include "reproduce_paper/checked.hpp"
+#include "common/cancel.hpp"
+#include "common/checked.hpp"
 
 namespace repro {
 
@@ -37,6 +39,60 @@ inline void set_sa_coefficient(sabandit::ts_sa<>::params& p, std::size_t which, 
   p.sa_schedule = sabandit::polynomial_decay(c[0], c[1], c[2], c[3]);
 }
 
+namespace detail {
+
+/// A prior variance in the parameter file: a finite number, or "inf" for the flat prior.
+struct variance {
+  double& value;
+};
+/// One coefficient of TS-SA's SA schedule (set_sa_coefficient's `which`).
+struct sa_coefficient {
+  sabandit::ts_sa<>::params& params;
+  std::size_t which;
+};
+
+inline double real_value(std::string_view text) {
+  if (const auto value = parse_real(text)) return *value;
+  throw usage_error("'" + sabandit::printable(text) + "' is not a finite decimal number");
+}
+
+// A parameter's text, and its value read from text (usage_error with the reason), by type.
+inline std::string text_of(double v) { return format_real(v); }
+template <std::integral I>
+std::string text_of(I v) { return std::to_string(static_cast<long long>(v)); }
+inline std::string text_of(const std::optional<double>& epsilon) { return epsilon ? format_real(*epsilon) : "1/K"; }
+inline std::string text_of(sabandit::initialisation init) {
+  return init == sabandit::initialisation::prior ? "prior" : "warm_start";
+}
+inline std::string text_of(const variance& v) { return format_real(v.value); }  // +infinity: "inf"
+inline std::string text_of(const sa_coefficient& c) {
+  const auto& s = c.params.sa_schedule;
+  return format_real(std::array<double, 4>{s.c1(), s.c2(), s.c3(), s.alpha()}[c.which]);
+}
+
+inline void read(double& v, std::string_view text) { v = real_value(text); }
+template <std::integral I>
+void read(I& v, std::string_view text) {
+  const auto value = parse_integer(text);
+  if (!value) throw usage_error("'" + sabandit::printable(text) + "' is not an integer");
+  v = static_cast<I>(*value);
+}
+inline void read(std::optional<double>& epsilon, std::string_view text) {
+  epsilon = text == "1/K" ? std::nullopt : std::optional<double>(real_value(text));
+}
+inline void read(sabandit::initialisation& init, std::string_view text) {
+  if (text != "prior" && text != "warm_start") {
+    throw usage_error("'" + sabandit::printable(text) + "' is not warm_start or prior");
+  }
+  init = text == "prior" ? sabandit::initialisation::prior : sabandit::initialisation::warm_start;
+}
+inline void read(variance v, std::string_view text) {
+  v.value = text == "inf" ? std::numeric_limits<double>::infinity() : real_value(text);
+}
+inline void read(sa_coefficient c, std::string_view text) { set_sa_coefficient(c.params, c.which, real_value(text)); }
+
+}  // namespace detail
+
 /// Every parameter of every policy, the library's defaults unless set. The parameter file
 /// ("POLICY.PARAM = VALUE" lines) names each of them, so a run is repeated exactly from it.
 struct suite_params {
@@ -48,17 +104,72 @@ struct suite_params {
   double sa_noise_variance = sabandit::gaussian_model{}.noise_variance();
   sabandit::ucb::params ucb{};
 
-  /// One line of the parameter file: its key, its value as text, and how to set it from text
-  /// (throwing usage_error with the reason).
-  struct field {
-    std::string key;
-    std::string (*get)(const suite_params&);
-    void (*set)(suite_params&, std::string_view);
-  };
-  static const std::vector<field>& fields();
+  /// Calls `visit(key, field)` for every parameter, in the file's order: `field` is the member
+  /// (a number, epsilon, init) or a detail:: wrapper saying how it is written.
+  template <class Visit>
+  void visit_fields(Visit visit) {
+    const auto langevin = [&](const std::string& name, auto& p, double& noise_variance) {
+      visit(name + ".tau", p.temperature);
+      visit(name + ".h", p.step_size);
+      if constexpr (std::is_same_v<std::decay_t<decltype(p)>, sabandit::ts_sgld<>::params>) {
+        visit(name + ".N", p.inner_steps);
+        visit(name + ".batch_size", p.batch_size);
+        visit(name + ".warmup", p.warmup);
+      } else {
+        visit(name + ".Omega", p.warmup);
+        visit(name + ".B", p.window);
+        visit(name + ".N", p.inner_steps);
+        for (std::size_t c = 0; c < 4; ++c) visit(name + "." + sa_coefficient_names[c], detail::sa_coefficient{p, c});
+      }
+      visit(name + ".noise_variance", noise_variance);
+      visit(name + ".init", p.init);
+      visit(name + ".prior.mean", p.prior.mean);
+      visit(name + ".prior.variance", detail::variance{p.prior.variance});
+      visit(name + ".warm_start.max_iterations", p.warm_start.max_iterations);
+      visit(name + ".warm_start.tolerance", p.warm_start.tolerance);
+    };
+    for (auto [name, p] : {std::pair<std::string, sabandit::gaussian_ts::params*>{"TS", &ts}, {"eps-TS", &eps_ts.posterior}}) {
+      if (name == "eps-TS") visit(std::string("eps-TS.epsilon"), eps_ts.epsilon);
+      visit(name + ".tau", p->temperature);
+      visit(name + ".prior_mean", p->prior.mean);
+      visit(name + ".prior_variance", p->prior.variance);
+      visit(name + ".warmup", p->warmup);
+    }
+    langevin("TS-SGLD", sgld, sgld_noise_variance);
+    langevin("TS-SA", sa, sa_noise_variance);
+    visit(std::string("UCB.tau"), ucb.bonus_scale);
+    visit(std::string("UCB.warmup"), ucb.warmup);
+  }
+  static constexpr const char* sa_coefficient_names[4] = {"c1", "c2", "c3", "alpha"};
 
-  [[nodiscard]] std::string get_text(const std::string& key) const { return find(key).get(*this); }
-  void set_text(const std::string& key, std::string_view value) { find(key).set(*this, value); }
+  /// Every (key, value as text), in the file's order.
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> values() const {
+    std::vector<std::pair<std::string, std::string>> all;
+    auto copy = *this;  // visit_fields hands out references to change
+    copy.visit_fields([&](const std::string& key, auto&& field) { all.emplace_back(key, detail::text_of(field)); });
+    return all;
+  }
+  /// Whether `key` names a parameter.
+  [[nodiscard]] static bool known(std::string_view key) {
+    for (const auto& [k, v] : suite_params{}.values()) {
+      if (k == key) return true;
+    }
+    return false;
+  }
+
+  [[nodiscard]] std::string get_text(const std::string& key) const {
+    for (auto& [k, v] : values()) {
+      if (k == key) return v;
+    }
+    throw std::invalid_argument("unknown parameter " + key);
+  }
+  /// Sets `key` from text; usage_error with the reason if the text is not a value of its type.
+  void set_text(const std::string& key, std::string_view value) {
+    if (!known(key)) throw std::invalid_argument("unknown parameter " + key);
+    visit_fields([&](const std::string& k, auto&& field) {
+      if (k == key) detail::read(field, value);
+    });
+  }
   /// Real-valued parameters, as the tuning searches them.
   [[nodiscard]] double get(const std::string& key) const { return *parse_real(get_text(key)); }
   void set(const std::string& key, double value) { set_text(key, format_real(value)); }
@@ -68,7 +179,7 @@ struct suite_params {
     std::string text =
         "# sabandit reproduce_paper parameters: POLICY.PARAM = VALUE, every parameter of every "
         "policy.\n# Reals are written in the shortest form that reads back exactly.\n";
-    for (const auto& f : fields()) text += f.key + " = " + f.get(*this) + "\n";
+    for (const auto& [key, value] : values()) text += key + " = " + value + "\n";
     return text;
   }
 
@@ -135,156 +246,7 @@ struct suite_params {
     (void)sabandit::ts_sa<>(sabandit::unit_features(2), sa, sabandit::gaussian_model(sa_noise_variance));
     (void)sabandit::ucb(2, ucb);
   }
-
-  /// The field of `key`, or nullptr.
-  [[nodiscard]] static const field* known(std::string_view key) {
-    for (const auto& f : fields()) {
-      if (f.key == key) return &f;
-    }
-    return nullptr;
-  }
-
- /// `s` without leading and trailing blanks (spaces, tabs, carriage returns).
-  static std::string_view trim(std::string_view s) {
-    const auto first = s.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) return {};
-    return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-  }
-
- private:
-  [[nodiscard]] static const field& find(const std::string& key) {
-    if (const auto* f = known(key)) return *f;
-    throw std::invalid_argument("unknown parameter " + key);
-  }
 };
-
-namespace detail {
-
-inline double real_value(std::string_view text) {
-  if (const auto value = parse_real(text)) return *value;
-  throw usage_error("'" + sabandit::printable(text) + "' is not a finite decimal number");
-}
-inline Eigen::Index integer_value(std::string_view text) {
-  if (const auto value = parse_integer(text)) return static_cast<Eigen::Index>(*value);
-  throw usage_error("'" + sabandit::printable(text) + "' is not an integer");
-}
-
-template <auto... Member>
-suite_params::field real_field(std::string key) {
-  return {std::move(key), [](const suite_params& s) { return format_real((s.*....*Member)); },
-          [](suite_params& s, std::string_view v) { (s.*....*Member) = real_value(v); }};
-}
-/// A prior variance: a finite positive number, or "inf" for the flat prior.
-template <auto... Member>
-suite_params::field variance_field(std::string key) {
-  return {std::move(key),
-          [](const suite_params& s) {
-            const double v = (s.*....*Member);
-            return std::isinf(v) ? std::string("inf") : format_real(v);
-          },
-          [](suite_params& s, std::string_view v) {
-            (s.*....*Member) = v == "inf" ? std::numeric_limits<double>::infinity() : real_value(v);
-          }};
-}
-template <auto... Member>
-suite_params::field integer_field(std::string key) {
-  return {std::move(key),
-          [](const suite_params& s) { return std::to_string(static_cast<long long>((s.*....*Member))); },
-          [](suite_params& s, std::string_view v) { (s.*....*Member) = integer_value(v); }};
-}
-/// The prior of a Langevin policy: `Policy` is &suite_params::sgld or &suite_params::sa.
-template <auto Policy, class Params>
-void add_prior_fields(std::vector<suite_params::field>& fields, const std::string& name) {
-  fields.push_back({name + ".init",
-                    [](const suite_params& s) -> std::string {
-                      return (s.*Policy).init == sabandit::initialisation::prior ? "prior" : "warm_start";
-                    },
-                    [](suite_params& s, std::string_view v) {
-                      if (v == "prior") {
-                        (s.*Policy).init = sabandit::initialisation::prior;
-                      } else if (v == "warm_start") {
-                        (s.*Policy).init = sabandit::initialisation::warm_start;
-                      } else {
-                        throw usage_error("'" + sabandit::printable(v) + "' is not warm_start or prior");
-                      }
-                    }});
-  using prior = sabandit::normal_prior;
-  using map = sabandit::map_options;
-  fields.push_back(real_field<Policy, &Params::prior, &prior::mean>(name + ".prior.mean"));
-  fields.push_back(variance_field<Policy, &Params::prior, &prior::variance>(name + ".prior.variance"));
-  fields.push_back(integer_field<Policy, &Params::warm_start, &map::max_iterations>(
-      name + ".warm_start.max_iterations"));
-  fields.push_back(real_field<Policy, &Params::warm_start, &map::tolerance>(name + ".warm_start.tolerance"));
-}
-
-template <std::size_t Which>
-suite_params::field sa_coefficient_field(std::string key) {
-  return {std::move(key),
-          [](const suite_params& s) {
-            const auto& c = s.sa.sa_schedule;
-            return format_real(std::array<double, 4>{c.c1(), c.c2(), c.c3(), c.alpha()}[Which]);
-          },
-          [](suite_params& s, std::string_view v) { set_sa_coefficient(s.sa, Which, real_value(v)); }};
-}
-
-}  // namespace detail
-
-inline const std::vector<suite_params::field>& suite_params::fields() {
-  static const std::vector<field> table = [] {
-    using namespace detail;
-    using S = suite_params;
-    using TS = sabandit::gaussian_ts::params;
-    using EPS = sabandit::epsilon_ts<>::params;
-    using NP = sabandit::normal_prior;
-    using SGLD = sabandit::ts_sgld<>::params;
-    using SA = sabandit::ts_sa<>::params;
-    using UCB = sabandit::ucb::params;
-    std::vector<field> f;
-    f.push_back(real_field<&S::ts, &TS::temperature>("TS.tau"));
-    f.push_back(real_field<&S::ts, &TS::prior, &NP::mean>("TS.prior_mean"));
-    f.push_back(real_field<&S::ts, &TS::prior, &NP::variance>("TS.prior_variance"));
-    f.push_back(integer_field<&S::ts, &TS::warmup>("TS.warmup"));
-
-    f.push_back({"eps-TS.epsilon",
-                 [](const S& s) { return s.eps_ts.epsilon ? format_real(*s.eps_ts.epsilon) : std::string("1/K"); },
-                 [](S& s, std::string_view v) {
-                   if (v == "1/K") {
-                     s.eps_ts.epsilon.reset();
-                   } else {
-                     s.eps_ts.epsilon = real_value(v);
-                   }
-                 }});
-    f.push_back(real_field<&S::eps_ts, &EPS::posterior, &TS::temperature>("eps-TS.tau"));
-    f.push_back(real_field<&S::eps_ts, &EPS::posterior, &TS::prior, &NP::mean>("eps-TS.prior_mean"));
-    f.push_back(real_field<&S::eps_ts, &EPS::posterior, &TS::prior, &NP::variance>("eps-TS.prior_variance"));
-    f.push_back(integer_field<&S::eps_ts, &EPS::posterior, &TS::warmup>("eps-TS.warmup"));
-
-    f.push_back(real_field<&S::sgld, &SGLD::temperature>("TS-SGLD.tau"));
-    f.push_back(real_field<&S::sgld, &SGLD::step_size>("TS-SGLD.h"));
-    f.push_back(integer_field<&S::sgld, &SGLD::inner_steps>("TS-SGLD.N"));
-    f.push_back(integer_field<&S::sgld, &SGLD::batch_size>("TS-SGLD.batch_size"));
-    f.push_back(integer_field<&S::sgld, &SGLD::warmup>("TS-SGLD.warmup"));
-    f.push_back(real_field<&S::sgld_noise_variance>("TS-SGLD.noise_variance"));
-    add_prior_fields<&S::sgld, SGLD>(f, "TS-SGLD");
-
-    f.push_back(real_field<&S::sa, &SA::temperature>("TS-SA.tau"));
-    f.push_back(real_field<&S::sa, &SA::step_size>("TS-SA.h"));
-    f.push_back(integer_field<&S::sa, &SA::warmup>("TS-SA.Omega"));
-    f.push_back(integer_field<&S::sa, &SA::window>("TS-SA.B"));
-    f.push_back(integer_field<&S::sa, &SA::inner_steps>("TS-SA.N"));
-    f.push_back(sa_coefficient_field<0>("TS-SA.c1"));
-    f.push_back(sa_coefficient_field<1>("TS-SA.c2"));
-    f.push_back(sa_coefficient_field<2>("TS-SA.c3"));
-    f.push_back(sa_coefficient_field<3>("TS-SA.alpha"));
-    f.push_back(real_field<&S::sa_noise_variance>("TS-SA.noise_variance"));
-    add_prior_fields<&S::sa, SA>(f, "TS-SA");
-
-    f.push_back(real_field<&S::ucb, &UCB::bonus_scale>("UCB.tau"));
-    f.push_back(integer_field<&S::ucb, &UCB::warmup>("UCB.warmup"));
-    return f;
-  }();
-  return table;
-}
 
 /// One cell of the Figure 1 grid.
 struct setting {
@@ -333,136 +295,6 @@ struct setting_key {
   friend bool operator==(const setting_key&, const setting_key&) = default;
 };
 
-namespace detail {
-
-/// One "KEY = VALUE" line of a parameter file, checked for form only.
-struct assignment {
-  int line;
-  std::string key;
-  std::string value;
-};
-
-/// A parameter file split into its base lines and its sections, every line checked for form,
-/// known keys and keys set once per section; values are not yet applied.
-struct parsed_parameter_file {
-  std::vector<assignment> base;
-  struct section {
-    int line;
-    setting_key key;
-    std::vector<assignment> lines;
-  };
-  std::vector<section> sections;
-};
-
-/// "[K = 10, gap = 0.1]" (blanks free): K an integer >= 2, gap a decimal number > 0.
-inline setting_key parse_section_header(std::string_view header, const std::string& where) {
-  const auto bad = [&](const std::string& why) {
-    return usage_error(where + "expected a section [K = INT, gap = REAL], got '" + sabandit::printable(header, 80) +
-                       "' (" + why + ")");
-  };
-  std::string_view inner = header.substr(1, header.size() - 2);
-  std::optional<long long> arms;
-  std::optional<double> gap;
-  while (!inner.empty()) {
-    const auto comma = inner.find(',');
-    const auto item = inner.substr(0, comma);
-    inner = comma == std::string_view::npos ? std::string_view{} : inner.substr(comma + 1);
-    const auto eq = item.find('=');
-    if (eq == std::string_view::npos) throw bad("no '='");
-    const auto name = suite_params::trim(item.substr(0, eq));
-    const auto value = suite_params::trim(item.substr(eq + 1));
-    if (name == "K" && !arms) {
-      arms = parse_integer(value);
-      if (!arms || *arms < 2) throw bad("K must be an integer >= 2");
-    } else if (name == "gap" && !gap) {
-      gap = parse_real(value);
-      if (!gap || !(*gap > 0)) throw bad("gap must be a decimal number > 0");
-    } else {
-      throw bad("'" + sabandit::printable(name) + "' is not K or gap, or is repeated");
-    }
-  }
-  if (!arms || !gap) throw bad("both K and gap are needed");
-  return {static_cast<Eigen::Index>(*arms), *gap};
-}
-
-inline parsed_parameter_file parse_parameter_file(const std::string& text, const std::string& source) {
-  parsed_parameter_file file;
-  std::vector<assignment>* current = &file.base;
-  std::map<std::string, int> seen;  // keys of the current section, with their line
-  std::istringstream in(text);
-  std::string raw;
-  int number = 0;
-  while (std::getline(in, raw)) {
-    ++number;
-    const auto where = source + ":" + std::to_string(number) + ": ";
-    const std::string_view line = suite_params::trim(std::string_view(raw).substr(0, raw.find('#')));
-    if (line.empty()) continue;
-    if (line.front() == '[' && line.back() == ']') {
-      const auto key = parse_section_header(line, where);
-      for (const auto& s : file.sections) {
-        if (s.key == key) {
-          throw usage_error(where + "section " + key.header() + " already starts on line " + std::to_string(s.line));
-        }
-      }
-      file.sections.push_back({number, key, {}});
-      current = &file.sections.back().lines;
-      seen.clear();
-      continue;
-    }
-    const auto eq = line.find('=');
-    if (eq == std::string_view::npos || line.find('=', eq + 1) != std::string_view::npos) {
-      throw usage_error(where + "expected POLICY.PARAM = VALUE, got '" + sabandit::printable(raw, 80) + "'");
-    }
-    const std::string key(suite_params::trim(line.substr(0, eq)));
-    const std::string_view value = suite_params::trim(line.substr(eq + 1));
-    if (key.empty() || key.find_first_of(" \t") != std::string::npos) {
-      throw usage_error(where + "expected one POLICY.PARAM before '=', got '" + sabandit::printable(key) + "'");
-    }
-    if (value.empty() || value.find_first_of(" \t") != std::string_view::npos) {
-      throw usage_error(where + "expected one value after '=', got '" + sabandit::printable(value) + "'");
-    }
-    if (!suite_params::known(key)) {
-      std::string valid;
-      for (const auto& f : suite_params::fields()) valid += (valid.empty() ? "" : ", ") + f.key;
-      throw usage_error(where + "unknown parameter '" + sabandit::printable(key) + "'; valid: " + valid);
-    }
-    if (const auto [it, fresh] = seen.emplace(key, number); !fresh) {
-      throw usage_error(where + "'" + key + "' is already set on line " + std::to_string(it->second));
-    }
-    current->push_back({number, key, std::string(value)});
-  }
-  return file;
-}
-
-/// `params` with `lines` applied, then validated; errors name `source` and the line.
-inline suite_params apply(suite_params params, const std::vector<assignment>& lines, const std::string& source,
-                          const std::string& section) {
-  for (const auto& a : lines) {
-    try {
-      params.set_text(a.key, a.value);
-    } catch (const std::exception& error) {
-      throw usage_error(source + ":" + std::to_string(a.line) + ": " + a.key + ": " + error.what());
-    }
-  }
-  try {
-    params.validate();
-  } catch (const std::exception& error) {
-    throw usage_error(source + section + ": " + error.what());
-  }
-  return params;
-}
-
-}  // namespace detail
-
-inline suite_params suite_params::from_text(const std::string& text, const std::string& source) {
-  const auto file = detail::parse_parameter_file(text, source);
-  if (!file.sections.empty()) {
-    throw usage_error(source + ":" + std::to_string(file.sections.front().line) +
-                      ": sections are for figure1's per-setting parameters, not here");
-  }
-  return detail::apply(suite_params{}, file.base, source, "");
-}
-
 /// The parameters of a grid job: `base` for every setting, and per-(K, gap) sections that
 /// override some of its keys (what `tune --protocol paper` writes, and `figure1 --params`
 /// reads). The file is the base file followed by sections:
@@ -496,29 +328,23 @@ struct grid_params {
   /// The file: the base with every key, then each section with the keys whose value differs.
   [[nodiscard]] std::string to_text() const {
     std::string text = base.to_text();
+    const auto base_values = base.values();
     for (const auto& [key, params] : sections) {
       text += "\n" + key.header() + "\n";
-      for (const auto& f : suite_params::fields()) {
-        const auto value = f.get(params);
-        if (value != f.get(base)) text += f.key + " = " + value + "\n";
+      const auto values = params.values();
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        if (values[i].second != base_values[i].second) text += values[i].first + " = " + values[i].second + "\n";
       }
     }
     return text;
   }
 
-  static grid_params from_text(const std::string& text, const std::string& source) {
-    const auto file = detail::parse_parameter_file(text, source);
-    grid_params grid;
-    grid.base = detail::apply(suite_params{}, file.base, source, "");
-    for (const auto& s : file.sections) {
-      grid.sections.emplace_back(
-          s.key, detail::apply(grid.base, s.lines, source, ", section " + s.key.header()));
-    }
-    return grid;
-  }
-  static grid_params from_file(const std::string& path) {
-    return from_text(suite_params::read_text(path), path);
-  }
+  /// Parses a file's text: "KEY = VALUE" lines, '#' starts a comment, blank lines are skipped;
+  /// the lines after a section header "[K = INT, gap = REAL]" (refused unless `sections_allowed`)
+  /// change the base for the settings of the section. Every value is read whole; unknown and
+  /// repeated keys, and values the policies reject, are usage_errors naming `source` and the line.
+  static grid_params from_text(const std::string& text, const std::string& source, bool sections_allowed = true);
+  static grid_params from_file(const std::string& path) { return from_text(suite_params::read_text(path), path); }
 
   /// Every section must name a setting of `grid`: a section that applies nowhere is a mistake
   /// (a file tuned for another grid), not something to ignore.
@@ -531,24 +357,128 @@ struct grid_params {
   }
 };
 
-/// Calls `body(env)` with the environment of `where` (SGR or MGR), rewards of variance
-/// `noise_variance` (the paper's: 1): written once for both.
-template <class Body>
-decltype(auto) with_env(const setting& where, Body body, double noise_variance = 1.0) {
-  const sabandit::paper_setting s{.num_arms = where.arms, .gap = where.gap, .noise_variance = noise_variance};
-  if (where.mixture) return body(sabandit::make_mgr(s));
-  return body(sabandit::make_sgr(s));
+namespace detail {
+
+/// `s` without leading and trailing blanks (spaces, tabs, carriage returns).
+inline std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
-/// Runs `policy` with `params` on `where`, reporting each finished trial to `on_trial`.
+/// "[K = 10, gap = 0.1]" (blanks free): K an integer >= 2, gap a decimal number > 0.
+inline setting_key parse_section_header(std::string_view header, const std::string& where) {
+  const auto bad = [&](const std::string& why) {
+    return usage_error(where + "expected a section [K = INT, gap = REAL], got '" + sabandit::printable(header, 80) +
+                       "' (" + why + ")");
+  };
+  std::string_view inner = header.substr(1, header.size() - 2);
+  std::optional<long long> arms;
+  std::optional<double> gap;
+  while (!inner.empty()) {
+    const auto comma = inner.find(',');
+    const auto item = inner.substr(0, comma);
+    inner = comma == std::string_view::npos ? std::string_view{} : inner.substr(comma + 1);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) throw bad("no '='");
+    const auto name = trim(item.substr(0, eq));
+    const auto value = trim(item.substr(eq + 1));
+    if (name == "K" && !arms) {
+      arms = parse_integer(value);
+      if (!arms || *arms < 2) throw bad("K must be an integer >= 2");
+    } else if (name == "gap" && !gap) {
+      gap = parse_real(value);
+      if (!gap || !(*gap > 0)) throw bad("gap must be a decimal number > 0");
+    } else {
+      throw bad("'" + sabandit::printable(name) + "' is not K or gap, or is repeated");
+    }
+  }
+  if (!arms || !gap) throw bad("both K and gap are needed");
+  return {static_cast<Eigen::Index>(*arms), *gap};
+}
+
+}  // namespace detail
+
+inline grid_params grid_params::from_text(const std::string& text, const std::string& source, bool sections_allowed) {
+  grid_params grid;
+  std::vector<int> section_lines;
+  std::map<std::string, int> seen;  // keys of the current section, with their line
+  const auto current = [&]() -> suite_params& { return grid.sections.empty() ? grid.base : grid.sections.back().second; };
+  const auto validate = [&] {  // the base, or the section just read
+    try {
+      current().validate();
+    } catch (const std::exception& error) {
+      throw usage_error(source + (grid.sections.empty() ? "" : ", section " + grid.sections.back().first.header()) +
+                        ": " + error.what());
+    }
+  };
+  std::istringstream in(text);
+  std::string raw;
+  for (int number = 1; std::getline(in, raw); ++number) {
+    const auto where = source + ":" + std::to_string(number) + ": ";
+    const std::string_view line = detail::trim(std::string_view(raw).substr(0, raw.find('#')));
+    if (line.empty()) continue;
+    if (line.front() == '[' && line.back() == ']') {
+      if (!sections_allowed) throw usage_error(where + "sections are for figure1's per-setting parameters, not here");
+      const auto key = detail::parse_section_header(line, where);
+      for (std::size_t i = 0; i < grid.sections.size(); ++i) {
+        if (grid.sections[i].first == key) {
+          throw usage_error(where + "section " + key.header() + " already starts on line " +
+                            std::to_string(section_lines[i]));
+        }
+      }
+      validate();
+      grid.sections.emplace_back(key, grid.base);
+      section_lines.push_back(number);
+      seen.clear();
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos || line.find('=', eq + 1) != std::string_view::npos) {
+      throw usage_error(where + "expected POLICY.PARAM = VALUE, got '" + sabandit::printable(raw, 80) + "'");
+    }
+    const std::string key(detail::trim(line.substr(0, eq)));
+    const std::string_view value = detail::trim(line.substr(eq + 1));
+    if (key.empty() || key.find_first_of(" \t") != std::string::npos) {
+      throw usage_error(where + "expected one POLICY.PARAM before '=', got '" + sabandit::printable(key) + "'");
+    }
+    if (value.empty() || value.find_first_of(" \t") != std::string_view::npos) {
+      throw usage_error(where + "expected one value after '=', got '" + sabandit::printable(value) + "'");
+    }
+    if (!suite_params::known(key)) {
+      std::string valid;
+      for (const auto& [k, v] : suite_params{}.values()) valid += (valid.empty() ? "" : ", ") + k;
+      throw usage_error(where + "unknown parameter '" + sabandit::printable(key) + "'; valid: " + valid);
+    }
+    if (const auto [it, fresh] = seen.emplace(key, number); !fresh) {
+      throw usage_error(where + "'" + key + "' is already set on line " + std::to_string(it->second));
+    }
+    try {
+      current().set_text(key, value);
+    } catch (const std::exception& error) {
+      throw usage_error(where + key + ": " + error.what());
+    }
+  }
+  validate();
+  return grid;
+}
+
+inline suite_params suite_params::from_text(const std::string& text, const std::string& source) {
+  return grid_params::from_text(text, source, false).base;
+}
+
+/// Runs `policy` with `params` on `where` (SGR or MGR, the paper's unit noise variance),
+/// reporting each finished trial to `on_trial`.
 template <class Progress>
 sabandit::regret_curve run_policy(const std::string& policy, const suite_params& params,
                                   const setting& where, const sabandit::run_config& config,
                                   Progress on_trial) {
   using namespace sabandit;
   const Eigen::Index k = where.arms;
+  const paper_setting s{.num_arms = k, .gap = where.gap};
   const auto go = [&](auto factory) {
-    return with_env(where, [&](const auto& env) { return simulate_cancellable(env, factory, config, on_trial); });
+    return where.mixture ? simulate_cancellable(make_mgr(s), factory, config, on_trial)
+                         : simulate_cancellable(make_sgr(s), factory, config, on_trial);
   };
   if (policy == "UCB") return go([&](Eigen::Index) { return ucb(k, params.ucb); });
   if (policy == "TS") return go([&](Eigen::Index) { return gaussian_ts(k, params.ts); });

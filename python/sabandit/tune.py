@@ -22,7 +22,7 @@ import optuna
 
 import sabandit
 
-#: The stream role of tuning runs, as examples/reproduce_paper/jobs.hpp ("tune").
+#: The stream role of tuning runs, as examples/common/command.hpp (tuning_role, "tune").
 TUNING_ROLE = 0x74756E65
 POLICIES = ("TS", "eps-TS", "TS-SGLD", "TS-SA", "UCB")
 SPACES = ("h-alpha", "h-tau", "wide")

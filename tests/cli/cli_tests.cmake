@@ -1,24 +1,32 @@
-# reproduce_paper run as a user runs it: exit status and message of --help, --version and bad
-# command lines (the in-process tests are in unit/reproduce_cli_test.cpp).
+# reproduce_paper (and contextual_benchmark) run as a user runs it: exit status and message of
+# --help, --version and bad command lines (the in-process tests are in unit/reproduce_cli_test.cpp).
 function(sabandit_cli_test name exit expect)
+  sabandit_program_test(reproduce_paper "${name}" "${exit}" "${expect}" ${ARGN})
+endfunction()
+function(sabandit_program_test program name exit expect)
   add_test(NAME "cli: ${name}"
-           COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:reproduce_paper>" "-DARGS=${ARGN}"
+           COMMAND "${CMAKE_COMMAND}" "-DPROGRAM=$<TARGET_FILE:${program}>" "-DARGS=${ARGN}"
                    "-DEXIT=${exit}" "-DEXPECT=${expect}" -P "${CMAKE_CURRENT_LIST_DIR}/expect.cmake")
   set_tests_properties("cli: ${name}" PROPERTIES LABELS cli)
 endfunction()
 
 sabandit_cli_test("version" 0 "^reproduce_paper \\(sabandit ${PROJECT_VERSION}\\)\n$" --version)
-sabandit_cli_test("help" 0 "Usage: reproduce_paper.*figure1.*ablation.*tune.*models.*study" --help)
+sabandit_cli_test("help" 0 "Usage: reproduce_paper.*figure1.*ablation.*tune.*models.*problems" --help)
 sabandit_cli_test("figure1 help" 0 "--trials INT=50.*--params" figure1 --help)
 sabandit_cli_test("negative trials" 2 "^reproduce_paper: --trials must be ≥ 1 \\(got -5\\)\n" figure1 --trials -5)
 sabandit_cli_test("zero trials" 2 "^reproduce_paper: --trials must be ≥ 1 \\(got 0\\)\n" figure1 -R 0)
 sabandit_cli_test("models zero trials" 2 "^reproduce_paper: --trials must be ≥ 1 \\(got 0\\)\n" models -R 0)
 sabandit_cli_test("negative seed" 2 "--seed must be an integer in \\[0, 18446744073709551615\\] \\(got '-1'\\)" figure1 --seed -1)
 sabandit_cli_test("seed 2^64" 2 "--seed must be an integer" figure1 --seed 18446744073709551616)
-sabandit_cli_test("unknown subcommand" 2 "unknown subcommand 'figure2'; valid subcommands: figure1, ablation, tune, models, study" figure2)
+sabandit_cli_test("unknown subcommand" 2 "unknown subcommand 'figure2'; valid subcommands: figure1, ablation, tune, models, problems" figure2)
 sabandit_cli_test("no subcommand" 2 "A subcommand is required")
 sabandit_cli_test("trials overflow" 2 "--horizon \\(T\\) x --trials \\(R\\) is too large.*overflows 64 bits" figure1 -R 4611686018427387904)
 sabandit_cli_test("rungs overflow" 2 "--initial-trials x --eta\\^\\(--rungs - 1\\) is too large" tune --rungs 50 --initial-trials 1)
+# contextual_benchmark: one job, the program itself; the options checked by the same code.
+sabandit_program_test(contextual_benchmark "contextual version" 0 "^contextual_benchmark \\(sabandit ${PROJECT_VERSION}\\)\n$" --version)
+sabandit_program_test(contextual_benchmark "contextual help" 0 "Usage: contextual_benchmark.*--tune-trials.*--datasets" --help)
+sabandit_program_test(contextual_benchmark "contextual zero trials" 2 "^contextual_benchmark: --trials must be ≥ 1 \\(got 0\\)\n" -R 0)
+sabandit_program_test(contextual_benchmark "contextual stray argument" 2 "not expected: figure1" figure1)
 sabandit_cli_test("missing params file" 2 "cannot open parameter file /nonexistent/p.txt" figure1 --params /nonexistent/p.txt)
 
 # Issue 11: the tune job's protocol and TS-SA search space are named choices; the paper protocol
@@ -28,12 +36,9 @@ sabandit_cli_test("tune bad protocol" 2 "^reproduce_paper: --protocol must be si
 sabandit_cli_test("tune bad space" 2 "^reproduce_paper: --ts-sa-space must be h-alpha, h-tau or wide \\(got 'all'\\)\n" tune --ts-sa-space all)
 sabandit_cli_test("tune paper protocol with --arms" 2 "--arms and --gap choose the one setting of --protocol single" tune --protocol paper --arms 10)
 sabandit_cli_test("tune negative eval trials" 2 "--eval-trials must be ≥ 0 \\(got -1\\)" tune --eval-trials -1)
-sabandit_cli_test("study help" 0 "--trials INT=50.*--trial-points.*--tuned" study --help)
-sabandit_cli_test("study one trial" 2 "^reproduce_paper: --trials must be ≥ 2 \\(got 1\\)\n" study -R 1)
-sabandit_cli_test("study missing tuned file" 2 "cannot open parameter file /nonexistent/t.txt" study --tuned /nonexistent/t.txt)
 
-# docs/ts-sa-study.md quotes the study's tables: each must be the job's output, byte for byte,
-# as scripts/check-readme checks the README's.
+# docs/ts-sa-study.md (an archive: the retired study job's outputs) quotes its tables: each must
+# be the archived output, byte for byte, as scripts/check-readme checks the README's.
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME "cli: docs/ts-sa-study.md quotes docs/ts-sa-study/study.md exactly"

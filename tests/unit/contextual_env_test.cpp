@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "reproduce_paper/contextual_data.hpp"
+#include "contextual_benchmark/data.hpp"
 #include "sabandit/contextual/classification_env.hpp"
 #include "sabandit/contextual/concepts.hpp"
 #include "sabandit/contextual/linear_env.hpp"

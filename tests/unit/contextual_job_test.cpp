@@ -1,4 +1,4 @@
-// The contextual job on the committed digits excerpt (T = 300): it
+// contextual_benchmark's job on the committed digits excerpt (T = 300): it
 // tunes on permutations disjoint from the reported ones, writes every file it promises, and
 // gives the same regrets for any thread count. The full job is not run here.
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "reproduce_paper/contextual.hpp"
+#include "contextual_benchmark/job.hpp"
 #include "support/catch.hpp"
 #include "support/files.hpp"
 
@@ -28,7 +28,7 @@ repro::contextual_options small_run(const fs::path& data, const fs::path& out, u
   o.data = data;
   o.datasets = {"digits"};
   o.policies = {"LinUCB", "uniform"};
-  o.args = {"contextual", "--datasets", "digits"};
+  o.args = {"--datasets", "digits"};
   return o;
 }
 
@@ -58,7 +58,7 @@ TEST_CASE("contextual: a small run on the digits excerpt writes its files", "[re
     CHECK(fs::exists(out1 / file));
   }
   const std::string md = slurp(out1 / "contextual.md");
-  CHECK(md.find("Command: `reproduce_paper contextual --datasets digits`") != std::string::npos);
+  CHECK(md.find("Command: `contextual_benchmark --datasets digits`") != std::string::npos);
   CHECK(md.find("| policy | digits T/10 | digits T |") != std::string::npos);
   CHECK(md.find("| digits | 300 | 65 | 10 | 300 (T/10 = 30) | LinUCB | alpha = ") != std::string::npos);
   CHECK(result.table == md);

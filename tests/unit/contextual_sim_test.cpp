@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "reproduce_paper/contextual_data.hpp"
-#include "reproduce_paper/contextual_uniform.hpp"
+#include "contextual_benchmark/data.hpp"
+#include "contextual_benchmark/uniform.hpp"
 #include "sabandit/contextual/classification_env.hpp"
 #include "sabandit/contextual/linear_env.hpp"
 #include "sabandit/contextual/simulate.hpp"

@@ -29,7 +29,7 @@
 
 #include <sabandit/sim/progress.hpp>
 
-#include "reproduce_paper/cancel.hpp"
+#include "common/cancel.hpp"
 
 extern char** environ;
 
@@ -147,7 +147,6 @@ class output_set {
   output_set& operator=(const output_set&) = delete;
   ~output_set() { discard(); }
 
-  [[nodiscard]] const fs::path& out() const noexcept { return out_; }
   [[nodiscard]] const fs::path& staging() const noexcept { return staging_; }
 
   /// Writes `name` (a plain file name) into the staging folder.
@@ -307,19 +306,25 @@ inline void run_gnuplot(const std::string& script, const fs::path& png, const fs
   detail::write_file(png, image);  // std::system_error with the errno text: ENOSPC, EFBIG
 }
 
+/// A line's look: colour "#rrggbb", gnuplot dash type (1 solid, 2 dashed, 3 dotted, 4 dash-dot,
+/// 5 dash-dot-dot) or a dash pattern such as "(18,6)" in its place (five types are not enough for
+/// eight policies with a pattern each), width, and whether it is drawn again on top of the
+/// others (the legend order is kept).
+struct policy_style {
+  const char* color;
+  int dash_type = 1;
+  double width = 2;
+  const char* dash_pattern = "";
+  bool on_top = false;
+};
+
 /// One line of a plot: a curve, optionally with its +-1 s.e. band.
 struct series {
   std::string label;
-  std::string color;  ///< "#rrggbb"
-  int dash_type = 1;  ///< gnuplot dashtype: 1 solid, 2 dashed, 3 dotted, 4 dash-dot, 5 dash-dot-dot
-  double width = 2;
+  policy_style style;
   std::vector<long long> x;
   std::vector<double> y;
   std::vector<double> se;  ///< empty: no band
-  bool on_top = false;     ///< drawn again after the others (the legend order is kept)
-  /// A gnuplot dash pattern such as "(18,6)", used instead of dash_type when set: the five
-  /// numbered types are not enough for eight policies with a pattern each.
-  std::string dash_pattern{};
 };
 
 /// One panel of a figure: its lines and axis labels.
@@ -397,24 +402,44 @@ inline std::string gnuplot_script(const std::string& title, const std::string& x
       if (s.se.empty()) continue;
       sep();
       gp << "$d" << p << '_' << i << " using 1:($2-$3):($2+$3) with filledcurves fc rgb '"
-         << s.color << "' fs transparent solid 0.15 noborder notitle";
+         << s.style.color << "' fs transparent solid 0.15 noborder notitle";
     }
     const auto line = [&](std::size_t i, bool titled) {
       const auto& s = panel.lines[i];
       sep();
-      gp << "$d" << p << '_' << i << " using 1:2 with lines lw " << s.width << " dt "
-         << (s.dash_pattern.empty() ? std::to_string(s.dash_type) : s.dash_pattern)
-         << " lc rgb '" << s.color << "' " << (titled ? "title " + gnuplot_quote(s.label) : "notitle");
+      gp << "$d" << p << '_' << i << " using 1:2 with lines lw " << s.style.width << " dt "
+         << (*s.style.dash_pattern == '\0' ? std::to_string(s.style.dash_type) : s.style.dash_pattern)
+         << " lc rgb '" << s.style.color << "' " << (titled ? "title " + gnuplot_quote(s.label) : "notitle");
     };
     for (std::size_t i = 0; i < panel.lines.size(); ++i) line(i, true);
     for (std::size_t i = 0; i < panel.lines.size(); ++i) {
-      if (panel.lines[i].on_top) line(i, false);
+      if (panel.lines[i].style.on_top) line(i, false);
     }
     gp << '\n';
     if (panel.y_max) gp << "set autoscale y\n";  // the next panel scales itself
   }
   if (panels.size() > 1) gp << "unset multiplot\n";
   return gp.str();
+}
+
+/// `c` as a plot line: its mean regret with the +-1 s.e. band.
+inline series to_series(const std::string& label, const sabandit::regret_curve& c, policy_style style) {
+  series s{label, style, {}, c.mean_regret, c.standard_error};
+  s.x.assign(c.rounds.begin(), c.rounds.end());
+  return s;
+}
+
+/// "T = 10,000, 50 trials": what a plot's title says about the run.
+inline std::string run_text(Eigen::Index horizon, Eigen::Index trials) {
+  // Digits copied with a comma before every group of three (appending, not insert(): GCC 12
+  // warns a false -Wrestrict on string::insert at -O3).
+  const std::string digits = std::to_string(horizon);
+  std::string t;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0) t += ',';
+    t += digits[i];
+  }
+  return "T = " + t + ", " + std::to_string(trials) + (trials == 1 ? " trial" : " trials");
 }
 
 /// Renders a figure to `name` (a PNG) in the output set.

@@ -1,5 +1,5 @@
 #pragma once
-// The contextual job's data sets: Statlog Shuttle and Satellite (R package mlbench) and the
+// contextual_benchmark's data sets: Statlog Shuttle and Satellite (R package mlbench) and the
 // handwritten digits (python3-sklearn's bundled copy), as scripts/contextual-data exports them
 // into its cache folder. Each CSV is one example per line, comma-separated numbers, the class
 // last as an integer in [0, K); a first line that starts with a letter names the columns.
@@ -19,7 +19,7 @@
 
 #include <sabandit/contextual/classification_env.hpp>
 
-#include "reproduce_paper/checked.hpp"
+#include "common/checked.hpp"
 
 namespace repro {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The contextual job's reference of no learning, in a header of its own so that the
+// contextual_benchmark's reference of no learning, in a header of its own so that the
 // simulator's tests (built alone under ThreadSanitizer) need none of the policies.
 #include <cstdint>
 

@@ -48,8 +48,6 @@ inline void install_signal_handlers() {
   if (sigaction(SIGHUP, nullptr, &hangup) == 0 && hangup.sa_handler != SIG_IGN) sigaction(SIGHUP, &action, nullptr);
 }
 
-/// Asks the running job to stop, as a signal would (tests use it; so could a GUI).
-inline void request_cancel(int signal = SIGINT) { detail::record_signal(signal); }
 /// Forgets a past request (the next job runs); not while a job runs.
 inline void reset_cancel() {
   detail::stop_source = std::stop_source{};

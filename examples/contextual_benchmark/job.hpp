@@ -1,5 +1,5 @@
 #pragma once
-// The contextual job (issue 21): Statlog Shuttle, Statlog Satellite and the digits as
+// contextual_benchmark (issue 21): Statlog Shuttle, Statlog Satellite and the digits as
 // contextual bandits, every contextual policy tuned with the same budget on permutations
 // disjoint from the reported ones, then evaluated. The protocol: features standardised over
 // the whole data set (population sd, constant columns only centred) and a constant 1
@@ -20,11 +20,10 @@
 
 #include <sabandit/sim/csv.hpp>
 
-#include "reproduce_paper/contextual_data.hpp"
-#include "reproduce_paper/contextual_policies.hpp"
-#include "reproduce_paper/jobs.hpp"
-#include "reproduce_paper/output.hpp"
-#include "reproduce_paper/problems.hpp"
+#include "contextual_benchmark/data.hpp"
+#include "contextual_benchmark/policies.hpp"
+#include "common/command.hpp"
+#include "common/output.hpp"
 
 namespace repro {
 
@@ -87,7 +86,7 @@ inline std::string regret_at(const sabandit::contextual::run_result& run, Eigen:
 
 /// Each policy's colour (Okabe–Ito) and dash; TS-SA, the paper's subject, thick and solid.
 inline policy_style contextual_style(const std::string& policy) {
-  if (policy == "TS-SA") return {"#D55E00", 1, 3.5};
+  if (policy == "TS-SA") return {"#D55E00", 1, 3.5, "", true};
   if (policy == "TS-SGLD") return {"#009E73", 5, 2};
   if (policy == "logistic TS (Laplace)") return {"#0072B2", 2, 2};
   if (policy == "linear TS") return {"#56B4E9", 4, 2};
@@ -182,9 +181,7 @@ inline contextual_result run_contextual(const contextual_options& o) {
       panel_spec regret{"cumulative regret = mistakes (mean ± 1 s.e.)", {}, false};
       double learners_top = 0.0;  // the uniform reference's line leaves the top of the plot
       for (const auto& e : row) {
-        auto line = to_series(e.policy, e.run.curve, contextual_style(e.policy));
-        line.on_top = e.policy == "TS-SA";
-        regret.lines.push_back(std::move(line));
+        regret.lines.push_back(to_series(e.policy, e.run.curve, contextual_style(e.policy)));
         if (e.policy != "uniform") learners_top = std::max(learners_top, e.run.curve.final_regret());
       }
       if (learners_top > 0.0) regret.y_max = 1.25 * learners_top;
@@ -197,8 +194,8 @@ inline contextual_result run_contextual(const contextual_options& o) {
   }
 
   std::ostringstream md;
-  md << "# reproduce_paper contextual: classification data sets as contextual bandits\n\n"
-     << "Command: `" << problems_detail::shell_command(o.args) << "`\n\n"
+  md << "# contextual_benchmark: classification data sets as contextual bandits\n\n"
+     << "Command: `" << shell_command("contextual_benchmark", o.args) << "`\n\n"
      << "Regret (mistakes) at T/10 and at T, mean ± s.e. over " << o.trials
      << " permutations of the rows (seed " << o.common.seed << "):\n\n| policy |";
   for (const auto& set : sets) {
@@ -252,30 +249,27 @@ inline contextual_result run_contextual(const contextual_options& o) {
   return {md.str(), policy_rounds};
 }
 
-/// The contextual job's subcommand and its entry of the job table (cli.hpp).
-inline job add_contextual(CLI::App& app, const std::vector<std::string>& args) {
-  auto o = std::make_shared<contextual_options>();
-  auto* contextual = add_job(app, "contextual",
-                             "Shuttle, Satellite and digits as contextual bandits (scripts/contextual-data)",
-                             o->common, "results/contextual", o->horizon, &o->trials,
-                             "Permutations of the rows per data set and policy", 1,
-                             "Most rounds per trial: T = min(n, this)");
-  add_integer(*contextual, "--tune-trials", o->tune_trials,
-              "Permutations per candidate setting when tuning; 0: defaults", 0);
-  contextual->add_option("--data", o->data, "scripts/contextual-data's cache folder")->capture_default_str();
-  contextual->add_option("--datasets", o->datasets, "Only these data sets (shuttle, satellite, digits)")
-      ->delimiter(',');
-  contextual->add_option("--policies", o->policies, "Only these policies (names as in the tables)")
-      ->delimiter(',');
-  return {contextual, [o, args](std::ostream& out, const seconds_since_start& seconds) {
-            o->args = args;
-            const auto r = run_contextual(*o);
-            out << r.table << '\n';
-            char line[128];
-            std::snprintf(line, sizeof line, "contextual: %lld policy-rounds in %.2f s wall; outputs in ",
-                          r.policy_rounds, seconds());
-            out << line << o->common.out.string() << '\n';
-          }};
+/// The program: its options, and the job to run once they are parsed (run_program).
+inline int run_contextual_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Shuttle, Satellite and digits as contextual bandits (data: scripts/contextual-data)",
+               "contextual_benchmark"};
+  contextual_options o;
+  o.common.out = "results/contextual";
+  add_common_options(&app, o.common, "results/contextual", o.horizon, &o.trials,
+                     "Permutations of the rows per data set and policy", 1, "Most rounds per trial: T = min(n, this)");
+  add_integer(app, "--tune-trials", o.tune_trials, "Permutations per candidate setting when tuning; 0: defaults", 0);
+  app.add_option("--data", o.data, "scripts/contextual-data's cache folder")->capture_default_str();
+  app.add_option("--datasets", o.datasets, "Only these data sets (shuttle, satellite, digits)")->delimiter(',');
+  app.add_option("--policies", o.policies, "Only these policies (names as in the tables)")->delimiter(',');
+  o.args = args;
+  return run_program(app, {{&app, [&](std::ostream& to, const seconds_since_start& seconds) {
+                              const auto r = run_contextual(o);
+                              char line[128];
+                              std::snprintf(line, sizeof line, "contextual: %lld policy-rounds in %.2f s wall; outputs in ",
+                                            r.policy_rounds, seconds());
+                              to << r.table << '\n' << line << o.common.out.string() << '\n';
+                            }}},
+                     args, out, err);
 }
 
 }  // namespace repro

@@ -69,4 +69,9 @@ template <class T>
   return sum;
 }
 
+/// The library's recorded_rounds computes k T for k up to the record points: it must fit.
+inline void check_run_size(Eigen::Index horizon, Eigen::Index record_points) {
+  (void)checked_mul(horizon, record_points, "--horizon (T) x --record-points");
+}
+
 }  // namespace repro

@@ -1,5 +1,5 @@
 #pragma once
-// The contextual job's policies, each with the parameter the issue tunes and the same number
+// contextual_benchmark's policies, each with the parameter the issue tunes and the same number
 // of candidate settings (the same tuning budget): one entry per policy, type-erased at the
 // level of a whole run so that the job is one loop over entries.
 #include <cstdio>
@@ -16,8 +16,8 @@
 #include <sabandit/contextual/simulate.hpp>
 #include <sabandit/models/bernoulli.hpp>
 
-#include "reproduce_paper/cancel.hpp"
-#include "reproduce_paper/contextual_uniform.hpp"
+#include "common/cancel.hpp"
+#include "contextual_benchmark/uniform.hpp"
 
 namespace repro {
 
