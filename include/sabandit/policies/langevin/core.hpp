@@ -174,7 +174,7 @@ class core {
        const core_settings& settings)
       : phi_(validated_features(std::move(features), source_size)),
         theta_(Eigen::MatrixXd::Constant(phi_.rows(), phi_.cols(), settings.prior.mean)),
-        phi_norm_(phi_.colwise().norm().transpose().array()),
+        phi_norm_(phi_.cols()),
         model_(std::move(model)),
         source_(source_size, phi_.cols()),
         averager_(std::move(averager)),
@@ -187,6 +187,11 @@ class core {
         proposal_(phi_.rows()),
         grad_(phi_.rows()),
         trial_(phi_.rows()) {
+    // |phi_a| column by column: what colwise().norm() computes (its norm functor has no packet
+    // path, so each column is reduced as col(a).norm()), the same bits without Eigen's
+    // partial-reduction machinery to compile.
+    for (Eigen::Index a = 0; a < phi_.cols(); ++a)
+      phi_norm_(a) = std::as_const(phi_).col(a).norm();
     averager_.validate(settings.warmup);
     detail::validate(settings.prior_rewards, "prior_rewards");
     if (!WindowMeanRewardModel<Model> && !settings.prior_rewards.empty())
