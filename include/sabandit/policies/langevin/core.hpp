@@ -336,8 +336,10 @@ class core {
   }
   /// TS-SA's move (Alg. 1 lines 8-9): advance() with the step {h, 1, 0}, whose loop has no
   /// prior term and no TS-SGLD preconditioning, so that a TS-SA program compiles neither.
+  /// (Another name than advance's: a braced `{h}` must keep meaning the step {h, 0, 0}.)
   template <std::uniform_random_bit_generator URBG>
-  const Eigen::VectorXd& advance(Eigen::Index arm, Eigen::Index n, double step_size, URBG& gen) {
+  const Eigen::VectorXd& advance_unweighted(Eigen::Index arm, Eigen::Index n, double step_size,
+                                            URBG& gen) {
     return advance_chain<false>(arm, n, {step_size, 1.0, 0.0}, gen);
   }
 
