@@ -3,9 +3,10 @@
 // modified, so a rejected call leaves the object exactly as it was (strong guarantee), and
 // the message names the offending parameter and its value.
 #include <cmath>
+#include <concepts>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -85,13 +86,36 @@ inline constexpr std::int64_t round_work = std::int64_t{1} << 28;
 
 namespace sabandit::detail {
 
+// A value as a message shows it: a double with 17 significant digits ("%.17g", what an ostream
+// of precision 17 writes), an integer in decimal, text as it is. Formatted without a stream, so
+// that a program pays for no stream code to report a bad argument.
+[[nodiscard]] inline std::string value_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+template <std::integral Int>
+[[nodiscard]] std::string value_text(Int value) {
+  return std::to_string(value);
+}
+[[nodiscard]] inline std::string value_text(std::string_view value) { return std::string(value); }
+
+// "sabandit: <what>: <name> = <value> (<expectation>)", the value already formatted.
+[[nodiscard]] inline std::string describe_text(std::string_view what, std::string_view name,
+                                               std::string_view value,
+                                               std::string_view expectation) {
+  std::string out = "sabandit: ";
+  for (const std::string_view part : {what, std::string_view(": "), name,
+                                      std::string_view(" = "), value, std::string_view(" ("),
+                                      expectation, std::string_view(")")})
+    out.append(part);
+  return out;
+}
+
 template <class T>
 [[nodiscard]] std::string describe(std::string_view what, std::string_view name, const T& value,
                                    std::string_view expectation) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "sabandit: " << what << ": " << name << " = " << value << " (" << expectation << ")";
-  return out.str();
+  return describe_text(what, name, value_text(value), expectation);
 }
 
 template <class T>
@@ -122,10 +146,8 @@ void require_at_least(std::string_view name, Int value, Int minimum) {
 
 inline void require_arm(Eigen::Index arm, Eigen::Index num_arms) {
   if (arm < 0 || arm >= num_arms) {
-    std::ostringstream out;
-    out << "sabandit: arm index out of range: arm = " << arm << " (must be in [0, " << num_arms
-        << "))";
-    throw std::out_of_range(out.str());
+    throw std::out_of_range("sabandit: arm index out of range: arm = " + std::to_string(arm) +
+                            " (must be in [0, " + std::to_string(num_arms) + "))");
   }
 }
 
@@ -170,11 +192,11 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
   Eigen::Index total = 0;
   if (detail::mul_overflow(num_arms, per_arm, &total) ||
       detail::add_overflow(total, shared, &total) || total > bounds::state_doubles) {
-    std::ostringstream out;
-    out << "sabandit: " << what << " needs " << num_arms << " arms x " << per_arm
-        << " doubles + " << shared << " doubles, beyond the bound of 2^31 doubles (16 GiB) of "
-        << "state (sabandit::bounds::state_doubles)";
-    throw state_size_error(out.str());
+    throw state_size_error("sabandit: " + std::string(what) + " needs " + std::to_string(num_arms) +
+                           " arms x " + std::to_string(per_arm) + " doubles + " +
+                           std::to_string(shared) +
+                           " doubles, beyond the bound of 2^31 doubles (16 GiB) of state "
+                           "(sabandit::bounds::state_doubles)");
   }
   return num_arms;
 }

@@ -172,7 +172,7 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
   void update(Eigen::Index arm, double reward, URBG& gen) {
     core::update(arm, reward, gen, [&](Eigen::Index n) {
       // Lines 6-10 from theta_a(n); line 11 stores theta_a(n + 1), then the reward joins.
-      const auto& theta = this->advance(arm, n, {params_.step_size, 1.0, 0.0}, gen);
+      const auto& theta = this->advance_unweighted(arm, n, params_.step_size, gen);
       this->commit(arm, theta, n + 1);
     });
   }

@@ -174,7 +174,7 @@ class core {
        const core_settings& settings)
       : phi_(validated_features(std::move(features), source_size)),
         theta_(Eigen::MatrixXd::Constant(phi_.rows(), phi_.cols(), settings.prior.mean)),
-        phi_norm_(phi_.colwise().norm().transpose().array()),
+        phi_norm_(phi_.cols()),
         model_(std::move(model)),
         source_(source_size, phi_.cols()),
         averager_(std::move(averager)),
@@ -187,6 +187,11 @@ class core {
         proposal_(phi_.rows()),
         grad_(phi_.rows()),
         trial_(phi_.rows()) {
+    // |phi_a| column by column: what colwise().norm() computes (its norm functor has no packet
+    // path, so each column is reduced as col(a).norm()), the same bits without Eigen's
+    // partial-reduction machinery to compile.
+    for (Eigen::Index a = 0; a < phi_.cols(); ++a)
+      phi_norm_(a) = std::as_const(phi_).col(a).norm();
     averager_.validate(settings.warmup);
     detail::validate(settings.prior_rewards, "prior_rewards");
     if (!WindowMeanRewardModel<Model> && !settings.prior_rewards.empty())
@@ -327,13 +332,15 @@ class core {
   template <std::uniform_random_bit_generator URBG>
   const Eigen::VectorXd& advance(Eigen::Index arm, Eigen::Index n, const step_settings& step,
                                  URBG& gen) {
-    for_dimension(dimension(), [&](auto d) {
-      if (settings_.metric == step_metric::fisher)
-        advance_fisher_in<decltype(d)::value>(arm, n, step.step_size, gen);
-      else
-        advance_in<decltype(d)::value>(arm, n, step, gen);
-    });
-    return work_;
+    return advance_chain<true>(arm, n, step, gen);
+  }
+  /// TS-SA's move (Alg. 1 lines 8-9): advance() with the step {h, 1, 0}, whose loop has no
+  /// prior term and no TS-SGLD preconditioning, so that a TS-SA program compiles neither.
+  /// (Another name than advance's: a braced `{h}` must keep meaning the step {h, 0, 0}.)
+  template <std::uniform_random_bit_generator URBG>
+  const Eigen::VectorXd& advance_unweighted(Eigen::Index arm, Eigen::Index n, double step_size,
+                                            URBG& gen) {
+    return advance_chain<false>(arm, n, {step_size, 1.0, 0.0}, gen);
   }
 
   /// advance() for every arm in turn, arm a with n = its pulls and `step_for(a)`, into column a
@@ -346,7 +353,7 @@ class core {
       detail::with_local_engine(gen, [&](auto& engine) {
         for (Eigen::Index a = 0; a < num_arms(); ++a) {
           const auto pulls = static_cast<Eigen::Index>(stats_.count(a));
-          advance_in<decltype(d)::value>(a, pulls, step_for(a), engine);
+          advance_in<decltype(d)::value, true>(a, pulls, step_for(a), engine);
           out.col(a) = work_;
         }
       });
@@ -373,8 +380,24 @@ class core {
   }
 
  private:
-  // advance() for dimension D (langevin/dimension.hpp), in work_.
-  template <int D, std::uniform_random_bit_generator URBG>
+  // advance() in either metric. `Weighted`: whether the identity metric's step may carry a
+  // prior term and preconditioning (TS-SGLD's; TS-SA's has neither, see advance_in).
+  template <bool Weighted, std::uniform_random_bit_generator URBG>
+  const Eigen::VectorXd& advance_chain(Eigen::Index arm, Eigen::Index n,
+                                       const step_settings& step, URBG& gen) {
+    for_dimension(dimension(), [&](auto d) {
+      if (settings_.metric == step_metric::fisher)
+        advance_fisher_in<decltype(d)::value>(arm, n, step.step_size, gen);
+      else
+        advance_in<decltype(d)::value, Weighted>(arm, n, step, gen);
+    });
+    return work_;
+  }
+
+  // advance() in the identity metric for dimension D (langevin/dimension.hpp), in work_. Without
+  // `Weighted` the step's prior weight and fisher_pulls are 0 and their terms are not compiled:
+  // the operations left are those the Weighted loop runs for such a step, in the same order.
+  template <int D, bool Weighted, std::uniform_random_bit_generator URBG>
   void advance_in(Eigen::Index arm, Eigen::Index n, const step_settings& step, URBG& gen) {
     auto work = column_view<D>(work_), grad = column_view<D>(grad_),
          proposal = column_view<D>(proposal_);
@@ -383,19 +406,22 @@ class core {
     const double gamma = averager_.weight(n);
     const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
     for (Eigen::Index j = 0; j < steps; ++j) {
-      // P first: a model without its own information differentiates in the gradient's scratch.
-      const double metric = step.fisher_pulls > 0.0 ? fisher_preconditioner(arm, work, step.fisher_pulls)
-                                                    : 1.0;
-      source_.gradient(model_, arm, phi, work, grad, gen);
-      if (step.prior_weight != 0.0)
-        settings_.prior.add_log_density_gradient(work, step.prior_weight, grad);
-      if (step.fisher_pulls > 0.0) {
-        grad *= metric;
-        langevin_step(work, grad, step.step_size, step.noise_scale * std::sqrt(metric), proposal,
-                      gen);
+      double noise_scale = step.noise_scale;
+      if constexpr (Weighted) {
+        // P first: a model without its own information differentiates in the gradient's scratch.
+        const double metric =
+            step.fisher_pulls > 0.0 ? fisher_preconditioner(arm, work, step.fisher_pulls) : 1.0;
+        source_.gradient(model_, arm, phi, work, grad, gen);
+        if (step.prior_weight != 0.0)
+          settings_.prior.add_log_density_gradient(work, step.prior_weight, grad);
+        if (step.fisher_pulls > 0.0) {
+          grad *= metric;
+          noise_scale = step.noise_scale * std::sqrt(metric);
+        }
       } else {
-        langevin_step(work, grad, step.step_size, step.noise_scale, proposal, gen);
+        source_.gradient(model_, arm, phi, work, grad, gen);
       }
+      langevin_step(work, grad, step.step_size, noise_scale, proposal, gen);
       averager_.average(work, proposal, gamma);
     }
   }

@@ -16,6 +16,7 @@
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/prior.hpp"
+#include "sabandit/policies/langevin/dimension.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit {
@@ -153,8 +154,12 @@ void initial_parameter(const Model& model, const warm_up_data<Rewards>& data,
                        Eigen::VectorXd& theta, Eigen::VectorXd& grad, Eigen::VectorXd& trial,
                        Eigen::VectorXd& trial_grad) {
   if (init == initialisation::prior) {
-    fill_standard_normal(theta, gen);
-    theta = prior.mean + std::sqrt(prior.variance) * theta.array();
+    // theta = mean + sd xi, xi ~ N(0, I): the normals through the chain's run-time-sized view
+    // (langevin/dimension.hpp), whose fill the chain compiles anyway, then entry by entry, the
+    // operations of the vector expression mean + sd xi.array(), in the same order.
+    fill_standard_normal(langevin::column_view<Eigen::Dynamic>(theta), gen);
+    const double sd = std::sqrt(prior.variance);
+    for (Eigen::Index i = 0; i < theta.size(); ++i) theta(i) = prior.mean + sd * theta(i);
   } else if constexpr (ClosedFormMapModel<Model>) {
     model.map_estimate(data.mean, data.count, phi, prior, theta);
   } else {
