@@ -123,9 +123,9 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
       return pseudo.empty() ? default_prior<Model>() : normal_prior::flat();
     }
 
-    /// sabandit's earlier preset (before the scale-free default), kept because the study job
-    /// reports it: the identity metric, chosen on tuning seeds by `reproduce_paper study`
-    /// (docs/ts-sa-study.md). Only for Gaussian rewards of variance 1; prefer `params{}`.
+    /// sabandit's earlier preset (before the scale-free default), kept for the programs that
+    /// use it: the identity metric, chosen on tuning seeds by the study job since retired
+    /// (docs/ts-sa-study.md, an archive of commit 6ab21af). Only for Gaussian rewards of variance 1; prefer `params{}`.
     /// gamma_n = 1 / (h n) makes line 9's iterate the running mean of the proposals, so a bad
     /// warm-up estimate is forgotten at rate 1/n (the appendix's gamma_n ~ 0.21 / n keeps most of
     /// it); h = 100 shrinks the Langevin noise that the average keeps, 2 / (h n) in variance, far
