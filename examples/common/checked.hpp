@@ -12,6 +12,8 @@
 #include <string_view>
 #include <system_error>
 
+#include <Eigen/Core>
+
 namespace repro {
 
 /// A bad command line or parameter file: the message is the whole report, ready for the user.

@@ -32,6 +32,14 @@
 
 namespace repro {
 
+/// The trials whose regret grew "linearly": over rounds T/2..T by at least `threshold`, half the
+/// smallest gap per round, i.e. an optimal arm got at most half of the late pulls (equal gaps);
+/// a learning policy's late slope falls towards 0 (its regret is O(log T)).
+inline int linear_trials(const sabandit::regret_curve& curve, double threshold) {
+  return static_cast<int>(std::count_if(curve.per_trial.begin(), curve.per_trial.end(),
+      [&](const sabandit::trial_record& t) { return t.regret - t.regret_half >= threshold; }));
+}
+
 enum class reward_kind { bernoulli, poisson, gaussian, exponential };
 
 /// One problem: K arms given by their means, a reward family and a horizon; with d > 1, arm a
@@ -301,11 +309,7 @@ inline grid_result run_problems(const problems_options& o) {
         continue;
       }
       const auto& curve = cell.curve;
-      // "Linear": over rounds T/2..T the trial's regret grows by at least half the smallest gap
-      // per round (the threshold), i.e. an optimal arm gets at most half of the late pulls
-      // (equal gaps); a learning policy's late slope falls towards 0 (its regret is O(log T)).
-      const auto linear = static_cast<int>(std::count_if(curve.per_trial.begin(), curve.per_trial.end(),
-          [&](const sabandit::trial_record& t) { return t.regret - t.regret_half >= threshold; }));
+      const int linear = linear_trials(curve, threshold);
       const double worst = *std::max_element(curve.final_regrets.begin(), curve.final_regrets.end());
       s.linear += linear;
       s.trials += o.trials;

@@ -2,10 +2,10 @@
 // Validation helpers shared by every public type. Each check throws *before* anything is
 // modified, so a rejected call leaves the object exactly as it was (strong guarantee), and
 // the message names the offending parameter and its value.
+#include <charconv>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -86,18 +86,31 @@ inline constexpr std::int64_t round_work = std::int64_t{1} << 28;
 
 namespace sabandit::detail {
 
-// A value as a message shows it: a double with 17 significant digits ("%.17g", what an ostream
-// of precision 17 writes), an integer in decimal, text as it is. Formatted without a stream, so
-// that a program pays for no stream code to report a bad argument.
+// A value as a message shows it: a double with 17 significant digits (what an ostream of
+// precision 17 writes in the classic locale, "%.17g"), an integer in decimal, text as it is.
+// Formatted without a stream, so that a program pays for no stream code to report a bad
+// argument; with to_chars, whose text is printf's in the "C" locale whatever the program's
+// locale (snprintf would write "0,5" after setlocale(LC_NUMERIC, "de_DE"), as Python may do).
 [[nodiscard]] inline std::string value_text(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
+  const auto written =
+      std::to_chars(text, text + sizeof text, value, std::chars_format::general, 17);
+  return std::string(text, written.ptr);
 }
+template <class C>
+concept character_type = std::same_as<C, char> || std::same_as<C, signed char> ||
+                         std::same_as<C, unsigned char> || std::same_as<C, wchar_t> ||
+                         std::same_as<C, char8_t> || std::same_as<C, char16_t> ||
+                         std::same_as<C, char32_t>;
 template <std::integral Int>
+  requires(!character_type<Int>)
 [[nodiscard]] std::string value_text(Int value) {
   return std::to_string(value);
 }
+// A character would show as its code ('A' as 65, through either overload above), which no
+// message means: naming one is a compile error.
+template <character_type C>
+std::string value_text(C) = delete;
 [[nodiscard]] inline std::string value_text(std::string_view value) { return std::string(value); }
 
 // "sabandit: <what>: <name> = <value> (<expectation>)", the value already formatted.

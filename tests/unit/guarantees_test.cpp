@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <locale>
+#include <sstream>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -415,4 +418,33 @@ TEST_CASE("policy copies are independent", "[guarantees]") {
   play(a, gen, 50);
   CHECK(b.parameter_estimates() == before);
   CHECK(b.statistics().total() == 10);
+}
+
+namespace {
+template <class T>
+concept shown_in_messages = requires(T value) { detail::value_text(value); };
+}  // namespace
+
+TEST_CASE("an error message shows a value as a classic-locale stream of precision 17 would",
+          "[guarantees]") {
+  // errors.hpp formats values without a stream (to_chars); the text must stay what the
+  // messages always showed, which tests, docs and Python users match on.
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (const double v : {0.1, -0.0, 0.5, 1.0, -3.0, 1e150, 1e151, 1e300, 5e-324, 2.2250738585072014e-308,
+                         std::numeric_limits<double>::max(), 123456789.123, inf, -inf,
+                         std::numeric_limits<double>::quiet_NaN()}) {
+    std::ostringstream stream;
+    stream.imbue(std::locale::classic());
+    stream.precision(17);
+    stream << v;
+    INFO(stream.str());
+    CHECK(detail::value_text(v) == stream.str());
+  }
+  CHECK(detail::value_text(Eigen::Index{-7}) == "-7");
+  CHECK(detail::value_text(std::numeric_limits<std::int64_t>::min()) == "-9223372036854775808");
+  CHECK(detail::value_text(std::string_view("zero vector")) == "zero vector");
+  // A character would print as its code: such a value_text does not exist.
+  STATIC_REQUIRE_FALSE(shown_in_messages<char>);
+  STATIC_REQUIRE_FALSE(shown_in_messages<std::int8_t>);
+  STATIC_REQUIRE(shown_in_messages<std::uint64_t>);
 }

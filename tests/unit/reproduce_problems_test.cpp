@@ -2,6 +2,7 @@
 // through the command line (T = 200, 2 trials) that writes every file it promises, prints its
 // command line, and gives the same CSV for any thread count. The full suite is not run here.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -29,7 +30,55 @@ std::size_t lines_of(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
+/// Always plays one arm: its trial's late regret is known exactly.
+struct fixed_arm {
+  Eigen::Index arm;
+  [[nodiscard]] Eigen::Index num_arms() const { return 4; }
+  template <class URBG>
+  [[nodiscard]] Eigen::Index select(URBG&) const {
+    return arm;
+  }
+  template <class URBG>
+  void update(Eigen::Index, double, URBG&) {}
+};
+static_assert(sabandit::Policy<fixed_arm>);
+
+/// Arm 0, then the best arm 3, alternately.
+struct alternate {
+  Eigen::Index t = 0;
+  [[nodiscard]] Eigen::Index num_arms() const { return 4; }
+  template <class URBG>
+  [[nodiscard]] Eigen::Index select(URBG&) {
+    return t++ % 2 == 0 ? 0 : 3;
+  }
+  template <class URBG>
+  void update(Eigen::Index, double, URBG&) {}
+};
+
 }  // namespace
+
+// The per-trial records are the library's (sim_test.cpp checks them); this checks the test the
+// problems job applies to them, with problems.hpp's threshold (half the gap per late round).
+TEST_CASE("problems: linear trials are told from learning ones, at the bound's edge too",
+          "[reproduce][problems]") {
+  // SGR puts the best arm last: arm 0 has gap 0.5, arm 3 none.
+  const auto env = sabandit::make_sgr({.num_arms = 4, .gap = 0.5});
+  const auto threshold = [](Eigen::Index horizon) {
+    return 0.5 * 0.5 * static_cast<double>(horizon - horizon / 2);
+  };
+  const sabandit::run_config config{.horizon = 101, .trials = 3, .seed = 5, .threads = 2, .record_points = 7};
+  const auto wrong = sabandit::simulate(env, [](Eigen::Index) { return fixed_arm{0}; }, config);
+  const auto right = sabandit::simulate(env, [](Eigen::Index) { return fixed_arm{3}; }, config);
+  CHECK(repro::linear_trials(wrong, threshold(101)) == 3);  // 0.5 per round over 51 rounds
+  CHECK(repro::linear_trials(right, threshold(101)) == 0);
+  // Rounds 51..100: 25 on arm 0 (regret 12.5) = (0.5 / 2) x 50: half the late pulls on the best
+  // arm is linear (the bound is >=), and one fewer pull of arm 0 would not be.
+  const sabandit::run_config one{.horizon = 100, .trials = 1, .record_points = 1};
+  const auto half = sabandit::simulate(env, [](Eigen::Index) { return alternate{}; }, one);
+  REQUIRE(half.per_trial[0].regret - half.per_trial[0].regret_half == Approx(12.5));
+  CHECK(repro::linear_trials(half, threshold(100)) == 1);
+  CHECK(repro::linear_trials(half, std::nextafter(threshold(100), 13.0)) == 0);
+}
 
 TEST_CASE("problems: a small tuning set and a larger evaluation set with no arm mean in common",
           "[reproduce][problems]") {

@@ -7,6 +7,7 @@
 #include "sabandit/sabandit.hpp"
 #include "support/archetypes.hpp"
 #include "support/catch.hpp"
+#include "support/stat_checks.hpp"
 
 using namespace sabandit;
 
@@ -386,4 +387,55 @@ TEST_CASE("a tilted score is the normal drawn in the tilted coordinate", "[ts_sa
   wins = 0;
   for (int i = 0; i < n; ++i) wins += scores.sample_argmax(gen) == 1 ? 1 : 0;
   CHECK(std::abs(wins / double(n) - 0.15866) < 5.0 * 0.0026);
+}
+
+// Moved from the retired study job's test: params::robust() is public and still used (the models
+// job, Python's preset="robust"), and this is the step core::advance_unweighted runs.
+TEST_CASE("the robust preset's iterate is the running mean of the rewards plus noise of variance 2/(h n)",
+          "[ts_sa][statistical]") {
+  // ts_sa.hpp: with gamma_n = 1/(h n), B = 1 and unit noise variance, an update after n pulls is
+  //   theta <- theta + (X_n - theta) / n + sqrt(2 / h) / n xi,   xi ~ N(0, 1)   (Alg. 1 lines 8-9),
+  // from the warm start theta = mean of the Omega warm-up rewards. So theta = m + e, with m the
+  // noiseless recursion on the same rewards and e ~ N(0, v),
+  //   v_{n+1} = (1 - 1/n)^2 v_n + (2 / h) / n^2.
+  // Over 400 independent chains, z = e / sqrt(v) is N(0, 1): its mean is within 5 / sqrt(400)
+  // of 0 and its variance within 5 sd of 1 (the sample variance of 400 normals has sd
+  // sqrt(2 / 399) = 0.071), at five sigma both (stat_checks.hpp).
+  const auto preset = sabandit::ts_sa<>::params::robust();
+  CHECK(preset.sa_schedule.c1() == 1.0);
+  CHECK(preset.sa_schedule.c2() == preset.step_size);
+  CHECK(preset.sa_schedule.c3() == 0.0);
+  CHECK(preset.sa_schedule.alpha() == 1.0);
+  REQUIRE(preset.window == 1);
+  const double h = preset.step_size;
+  const Eigen::Index pulls = 300;
+  const int chains = 400;
+  std::vector<double> rewards(static_cast<std::size_t>(pulls));
+  auto reward_gen = sabandit::make_stream(11, 0, 99);
+  for (auto& x : rewards) x = 3.0 + sabandit::standard_normal(reward_gen);
+  double m = 0.0, v = 0.0;
+  for (Eigen::Index n = 1; n <= pulls; ++n) {
+    const double x = rewards[static_cast<std::size_t>(n - 1)];
+    if (n <= preset.warmup) {
+      m += x / static_cast<double>(preset.warmup);  // the warm start: the warm-up's mean
+    } else {
+      const auto k = static_cast<double>(n - 1);  // pulls before this one; the window holds X_k
+      const double previous = rewards[static_cast<std::size_t>(n - 2)];
+      m += (previous - m) / k;
+      v = (1.0 - 1.0 / k) * (1.0 - 1.0 / k) * v + 2.0 / h / (k * k);
+    }
+  }
+  double sum = 0.0, sum_sq = 0.0;
+  for (int c = 0; c < chains; ++c) {
+    sabandit::ts_sa<> policy(2, preset);
+    auto gen = sabandit::make_stream(2026, static_cast<std::uint64_t>(c), 1);
+    for (const double x : rewards) policy.update(0, x, gen);
+    const double z = (policy.parameter_estimates()(0, 0) - m) / std::sqrt(v);
+    sum += z;
+    sum_sq += z * z;
+  }
+  const double mean = sum / chains;
+  const double variance = (sum_sq - chains * mean * mean) / (chains - 1);
+  CHECK(std::abs(mean) < sabandit::test::z_five_sigma / std::sqrt(static_cast<double>(chains)));
+  CHECK(std::abs(variance - 1.0) < sabandit::test::z_five_sigma * std::sqrt(2.0 / (chains - 1)));
 }
