@@ -4,6 +4,7 @@ processes on one study, the exact trial budget, and a worker killed mid-trial.
 initdb refuses to run as root: as root the server runs as the unprivileged user `nobody`
 (runuser), on a Unix socket in the temporary directory. The test is skipped, saying why, only
 if PostgreSQL 15 or psycopg2 is missing, or if we are root without runuser."""
+import datetime
 import os
 import shutil
 import signal
@@ -84,12 +85,18 @@ def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
     workers = [start_worker(postgres_url, i) for i in range(3)]
     complete, running = optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.RUNNING
 
-    # Kill worker 0 while it runs a trial, once some trials have completed.
+    # Kill worker 0 while it runs a trial, once some trials have completed: at most 0.2 s into
+    # the trial (Optuna stamps its start with this machine's clock), so that the kill lands
+    # before the trial (about 0.5 s) can complete. Killing any trial seen RUNNING raced with its
+    # completion: a CI run saw the kill land just after the victim completed.
     deadline, victim = time.monotonic() + 120, None
     while time.monotonic() < deadline and victim is None and workers[0].poll() is None:
         done = trials(study, complete)
+        now = datetime.datetime.now()
         busy = [t for t in study.get_trials(deepcopy=False)
-                if t.state == running and t.user_attrs.get("worker") == 0]
+                if t.state == running and t.user_attrs.get("worker") == 0
+                and t.datetime_start is not None
+                and (now - t.datetime_start).total_seconds() < 0.2]
         if len(done) >= 4 and busy:
             workers[0].send_signal(signal.SIGKILL)
             victim = busy[0].number
@@ -99,7 +106,8 @@ def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
         for w in workers:
             w.kill()
         outputs = "\n".join(w.communicate()[0] for w in workers)
-        pytest.fail("worker 0 never ran a trial while 4 completed; the workers said:\n" + outputs)
+        pytest.fail("worker 0 was never seen in the first 0.2 s of a trial while 4 completed; "
+                    "the workers said:\n" + outputs)
     workers[0].wait(timeout=10)
     # Dead now: if its trial is still RUNNING, nothing will complete it; the others must fail it.
     victim_was_running = any(t.number == victim and t.state == running
