@@ -3,7 +3,9 @@ include(CMakePackageConfigHelpers)
 set(SABANDIT_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/sabandit"
     CACHE STRING "Where sabanditConfig.cmake is installed")
 
-install(TARGETS sabandit sabandit_sim EXPORT sabandit-targets)
+install(TARGETS sabandit sabandit_sim sabandit_instances EXPORT sabandit-targets)
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/sabandit_instances.cpp"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/sabandit")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/sabandit" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT sabandit-targets NAMESPACE sabandit:: FILE sabanditTargets.cmake

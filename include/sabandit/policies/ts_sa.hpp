@@ -142,40 +142,31 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
     }
   };
 
+  // The constructors, select and update are defined below the class, not inside it, so that
+  // they are not inline: an explicit instantiation declaration (sabandit/instances/ts_sa.hpp)
+  // then keeps every translation unit but one from compiling them, which is most of what this
+  // header costs to compile (docs/performance.md, "Compile cost").
+
   /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
-  explicit ts_sa(Eigen::Index num_arms) : ts_sa(num_arms, params{}) {}
+  explicit ts_sa(Eigen::Index num_arms);
   /// K arms with phi_a = 1. Throws std::length_error, before allocating, if the state (about
   /// K (B + 9) doubles) is beyond bounds::state_doubles.
-  ts_sa(Eigen::Index num_arms, const params& p)
-      : ts_sa(unit_features(core::require_state(num_arms, 1, p.window)), p) {}
+  ts_sa(Eigen::Index num_arms, const params& p);
   /// features: d x K, column a is phi_a (non-zero, finite).
-  ts_sa(Eigen::MatrixXd features, const params& p, Model model = Model{})
-      : core(std::move(features), std::move(model), validated(p).window,
-             langevin::sa_averaging<Schedule>(p.sa_schedule),
-             {p.warmup, p.inner_steps, p.temperature, p.init, p.prior, p.warm_start,
-              p.metric, p.prior_rewards}),
-        params_(p) {}
+  ts_sa(Eigen::MatrixXd features, const params& p, Model model = Model{});
 
   /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
+
   /// During the warm-up, the warm-up's arm (round-robin); then lines 4-5: one scalar normal per arm, argmax (ties to the lowest index).
   template <std::uniform_random_bit_generator URBG>
-  [[nodiscard]] Eigen::Index select(URBG& gen) {
-    if (const auto arm = this->warm_up_arm()) return *arm;
-    return this->sample_argmax(gen);  // lines 4-5
-  }
+  [[nodiscard]] Eigen::Index select(URBG& gen);
 
   /// Strong guarantee: the arm and reward are checked, the new iterate is computed aside and
   /// committed only if finite. No allocation.
   template <std::uniform_random_bit_generator URBG>
-  void update(Eigen::Index arm, double reward, URBG& gen) {
-    core::update(arm, reward, gen, [&](Eigen::Index n) {
-      // Lines 6-10 from theta_a(n); line 11 stores theta_a(n + 1), then the reward joins.
-      const auto& theta = this->advance_unweighted(arm, n, params_.step_size, gen);
-      this->commit(arm, theta, n + 1);
-    });
-  }
+  void update(Eigen::Index arm, double reward, URBG& gen);
 
   /// The reward windows (B x K), to show that memory does not grow with the horizon.
   [[nodiscard]] const langevin::reward_windows& windows() const noexcept
@@ -214,6 +205,38 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
 
   params params_;
 };
+
+template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
+ts_sa<Model, Schedule, Source>::ts_sa(Eigen::Index num_arms) : ts_sa(num_arms, params{}) {}
+
+template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
+ts_sa<Model, Schedule, Source>::ts_sa(Eigen::Index num_arms, const params& p)
+    : ts_sa(unit_features(core::require_state(num_arms, 1, p.window)), p) {}
+
+template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
+ts_sa<Model, Schedule, Source>::ts_sa(Eigen::MatrixXd features, const params& p, Model model)
+    : core(std::move(features), std::move(model), validated(p).window,
+           langevin::sa_averaging<Schedule>(p.sa_schedule),
+           {p.warmup, p.inner_steps, p.temperature, p.init, p.prior, p.warm_start, p.metric,
+            p.prior_rewards}),
+      params_(p) {}
+
+template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
+template <std::uniform_random_bit_generator URBG>
+Eigen::Index ts_sa<Model, Schedule, Source>::select(URBG& gen) {
+  if (const auto arm = this->warm_up_arm()) return *arm;
+  return this->sample_argmax(gen);  // lines 4-5
+}
+
+template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
+template <std::uniform_random_bit_generator URBG>
+void ts_sa<Model, Schedule, Source>::update(Eigen::Index arm, double reward, URBG& gen) {
+  core::update(arm, reward, gen, [&](Eigen::Index n) {
+    // Lines 6-10 from theta_a(n); line 11 stores theta_a(n + 1), then the reward joins.
+    const auto& theta = this->advance_unweighted(arm, n, params_.step_size, gen);
+    this->commit(arm, theta, n + 1);
+  });
+}
 
 static_assert(Policy<ts_sa<>>);
 

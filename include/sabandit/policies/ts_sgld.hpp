@@ -67,19 +67,17 @@ class ts_sgld
     step_metric metric = step_metric::identity;
   };
 
+  // The constructors, select and update are defined below the class, not inside it, so that
+  // they are not inline: an explicit instantiation declaration (sabandit/instances/ts_sgld.hpp)
+  // then keeps every translation unit but one from compiling them.
+
   /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
-  explicit ts_sgld(Eigen::Index num_arms) : ts_sgld(num_arms, params{}) {}
+  explicit ts_sgld(Eigen::Index num_arms);
   /// K arms with phi_a = 1. Throws std::length_error, before allocating, if the initial state
   /// is beyond bounds::state_doubles.
-  ts_sgld(Eigen::Index num_arms, const params& p)
-      : ts_sgld(unit_features(core::require_state(num_arms, 1, p.batch_size)), p) {}
+  ts_sgld(Eigen::Index num_arms, const params& p);
   /// features: d x K, column a is phi_a (non-zero, finite).
-  ts_sgld(Eigen::MatrixXd features, const params& p, Model model = Model{})
-      : core(std::move(features), std::move(model), validated(p).batch_size,
-             langevin::last_iterate{},
-             {p.warmup, p.inner_steps, 0.0, p.init, p.prior, p.warm_start}),
-        params_(p),
-        next_(this->dimension(), this->num_arms()) {}
+  ts_sgld(Eigen::MatrixXd features, const params& p, Model model = Model{});
 
   /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
@@ -93,26 +91,12 @@ class ts_sgld
   /// (uniform_minibatch::begin_round; up to 2^24 indices a round, beyond which they are drawn
   /// arm by arm), then each arm draws its d normals per step, in arm order.
   template <std::uniform_random_bit_generator URBG>
-  [[nodiscard]] Eigen::Index select(URBG& gen) {
-    if (const auto arm = this->warm_up_arm()) return *arm;
-    this->source().begin_round(params_.inner_steps, gen);
-    const Eigen::ArrayXd& pulls = this->statistics().counts();
-    const bool preconditioned = params_.metric == step_metric::fisher;
-    this->advance_all(next_, [&](Eigen::Index a) {  // eq. 2
-      const double n = pulls(a);  // >= Omega >= 1: every arm is past its warm-up
-      return langevin::step_settings{params_.step_size, std::sqrt(params_.temperature / n),
-                                     1.0 / n, preconditioned ? n : 0.0};
-    }, gen);
-    this->commit_all(next_);
-    return this->greedy_argmax();
-  }
+  [[nodiscard]] Eigen::Index select(URBG& gen);
 
   /// Strong guarantee; the chains move in select(), so this only records the reward (and
   /// starts the arm's chain at its last warm-up pull).
   template <std::uniform_random_bit_generator URBG>
-  void update(Eigen::Index arm, double reward, URBG& gen) {
-    core::update(arm, reward, gen, [](Eigen::Index /*n*/) {});
-  }
+  void update(Eigen::Index arm, double reward, URBG& gen);
 
   /// Arm a's full reward history, as an Eigen view. Throws std::out_of_range for a bad arm.
   [[nodiscard]] Eigen::Map<const Eigen::VectorXd> history(Eigen::Index arm) const {
@@ -148,6 +132,42 @@ class ts_sgld
   params params_;
   Eigen::MatrixXd next_;  // the chains' moves of a round, committed together
 };
+
+template <RewardModel Model>
+ts_sgld<Model>::ts_sgld(Eigen::Index num_arms) : ts_sgld(num_arms, params{}) {}
+
+template <RewardModel Model>
+ts_sgld<Model>::ts_sgld(Eigen::Index num_arms, const params& p)
+    : ts_sgld(unit_features(core::require_state(num_arms, 1, p.batch_size)), p) {}
+
+template <RewardModel Model>
+ts_sgld<Model>::ts_sgld(Eigen::MatrixXd features, const params& p, Model model)
+    : core(std::move(features), std::move(model), validated(p).batch_size,
+           langevin::last_iterate{}, {p.warmup, p.inner_steps, 0.0, p.init, p.prior, p.warm_start}),
+      params_(p),
+      next_(this->dimension(), this->num_arms()) {}
+
+template <RewardModel Model>
+template <std::uniform_random_bit_generator URBG>
+Eigen::Index ts_sgld<Model>::select(URBG& gen) {
+  if (const auto arm = this->warm_up_arm()) return *arm;
+  this->source().begin_round(params_.inner_steps, gen);
+  const Eigen::ArrayXd& pulls = this->statistics().counts();
+  const bool preconditioned = params_.metric == step_metric::fisher;
+  this->advance_all(next_, [&](Eigen::Index a) {  // eq. 2
+    const double n = pulls(a);  // >= Omega >= 1: every arm is past its warm-up
+    return langevin::step_settings{params_.step_size, std::sqrt(params_.temperature / n),
+                                   1.0 / n, preconditioned ? n : 0.0};
+  }, gen);
+  this->commit_all(next_);
+  return this->greedy_argmax();
+}
+
+template <RewardModel Model>
+template <std::uniform_random_bit_generator URBG>
+void ts_sgld<Model>::update(Eigen::Index arm, double reward, URBG& gen) {
+  core::update(arm, reward, gen, [](Eigen::Index /*n*/) {});
+}
 
 static_assert(Policy<ts_sgld<>>);
 
