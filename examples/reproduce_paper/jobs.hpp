@@ -99,12 +99,12 @@ struct ablation_options {
   Eigen::Index trials = 100;     ///< the appendix: 100 trials
 };
 
-/// One panel: a TS-SA parameter varied around the appendix's default configuration.
+/// One panel: a TS-SA parameter (the parameter file's TS-SA.NAME) varied around the appendix's
+/// default configuration.
 struct panel {
   std::string name;
   std::vector<double> values;
   sabandit::ts_sa<>::params base;  ///< the default, with the appendix's per-panel changes
-  void (*apply)(sabandit::ts_sa<>::params&, double);
 };
 
 inline std::vector<panel> ablation_panels() {
@@ -114,23 +114,14 @@ inline std::vector<panel> ablation_panels() {
   small_window.window = 5;  // the appendix: B = 5 for the c1, c2, c3, alpha panels
   P small_step = paper;
   small_step.step_size = 0.05;  // the appendix: h = 0.05 for the N panel
-  return {
-      {"Omega", {1, 5, 10, 20, 30, 50}, paper,
-       [](P& p, double v) { p.warmup = static_cast<Eigen::Index>(v); }},
-      {"B", {1, 5, 10, 20, 27, 50}, paper,
-       [](P& p, double v) { p.window = static_cast<Eigen::Index>(v); }},
-      {"N", {1, 2, 5, 10, 20}, small_step,
-       [](P& p, double v) { p.inner_steps = static_cast<Eigen::Index>(v); }},
-      {"h", {0.01, 0.05, 0.1, 0.25, 0.532, 1.0}, paper, [](P& p, double v) { p.step_size = v; }},
-      {"c1", {10, 50, 144.07, 300, 600}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 0, v); }},
-      {"c2", {100, 300, 677.88, 1000, 2000}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 1, v); }},
-      {"c3", {0, 10, 40.02, 100, 500}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 2, v); }},
-      {"alpha", {0.5, 0.7, 0.9, 0.999, 1.0}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 3, v); }},
-  };
+  return {{"Omega", {1, 5, 10, 20, 30, 50}, paper},
+          {"B", {1, 5, 10, 20, 27, 50}, paper},
+          {"N", {1, 2, 5, 10, 20}, small_step},
+          {"h", {0.01, 0.05, 0.1, 0.25, 0.532, 1.0}, paper},
+          {"c1", {10, 50, 144.07, 300, 600}, small_window},
+          {"c2", {100, 300, 677.88, 1000, 2000}, small_window},
+          {"c3", {0, 10, 40.02, 100, 500}, small_window},
+          {"alpha", {0.5, 0.7, 0.9, 0.999, 1.0}, small_window}};
 }
 
 inline std::string run_ablation(const ablation_options& o) {
@@ -155,8 +146,10 @@ inline std::string run_ablation(const ablation_options& o) {
   for (const auto& p : panels) {
     std::vector<series> lines;
     for (std::size_t i = 0; i < p.values.size(); ++i) {
-      auto params = p.base;
-      p.apply(params, p.values[i]);
+      suite_params varied;
+      varied.sa = p.base;
+      varied.set("TS-SA." + p.name, p.values[i]);
+      const auto& params = varied.sa;
       char value[32];
       std::snprintf(value, sizeof value, "%g", p.values[i]);
       const auto curve = run.add(p.name, value, [&](auto hook) {
