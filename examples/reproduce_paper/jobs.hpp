@@ -314,11 +314,7 @@ search_result search_policy(const tune_options& o, std::size_t policy_index, con
       const double u = sabandit::uniform01(sampler);
       const double value = d.log_scale ? std::exp(std::log(d.low) + u * (std::log(d.high) - std::log(d.low)))
                                        : d.low + u * (d.high - d.low);
-      if (d.integer) {
-        c.set_text(d.key, std::to_string(std::lround(value)));
-      } else {
-        c.set(d.key, value);
-      }
+      c.set(d.key, d.integer ? std::round(value) : value);  // an integer is written "7", read back as 7
     }
   }
   std::vector<std::size_t> alive(candidates.size());
