@@ -6,7 +6,7 @@
 // The mean e^eta increases with eta, as the RewardModel concept requires, so the policies'
 // argmax of <phi_a, theta_a> is the argmax of expected reward.
 // One copy for the two programs that use it: custom_reward_model.cpp (how to write a model)
-// and reproduce_paper's problems job (exponential durations among users' problems).
+// and problem_suite's problems job (exponential durations among users' problems).
 #include <cmath>
 #include <limits>
 #include <random>

@@ -1,9 +1,9 @@
 #pragma once
-// The command line of the experiment programs (reproduce_paper, contextual_benchmark): checked
-// options (each number read whole by our own validators, "--trials must be ≥ 1 (got -5)"), the
-// options common to all jobs, the job table's entry type, and run_program, which parses and
-// runs a job with the programs' exit statuses. A job file adds its subcommand with add_job and
-// returns a `job`.
+// The command line of the experiment programs (reproduce_paper, problem_suite,
+// contextual_benchmark): checked options (each number read whole by our own validators,
+// "--trials must be ≥ 1 (got -5)"), the options common to all jobs, the job table's entry type,
+// and run_program, which parses and runs a job with the programs' exit statuses. A job file adds
+// its subcommand with add_common_options and returns a `job`.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -124,8 +124,8 @@ inline void add_version(CLI::App& app) {
                        "Print the version and exit");
 }
 
-/// Adds --version and the options every job has to `job` (a subcommand, or a program of one
-/// job); with `trials`, also --trials (-R), at least `min_trials`. The output folder's default
+/// Adds --version and the options every job has to `job` (a subcommand, `app.add_subcommand(name,
+/// description)`, or a program of one job); with `trials`, also --trials (-R), at least `min_trials`. The output folder's default
 /// is set first, for --help.
 inline CLI::App* add_common_options(CLI::App* job, common_options& c, const char* out_folder, Eigen::Index& horizon,
                                     Eigen::Index* trials = nullptr, const std::string& trials_help = "",
@@ -154,15 +154,6 @@ inline CLI::App* add_common_options(CLI::App* job, common_options& c, const char
   return job;
 }
 
-/// A job's subcommand of `app`, with add_common_options.
-inline CLI::App* add_job(CLI::App& app, const std::string& name, const std::string& description, common_options& c,
-                         const char* out_folder, Eigen::Index& horizon, Eigen::Index* trials = nullptr,
-                         const std::string& trials_help = "", long long min_trials = 1,
-                         const std::string& horizon_help = "Rounds per trial") {
-  return add_common_options(app.add_subcommand(name, description), c, out_folder, horizon, trials, trials_help,
-                            min_trials, horizon_help);
-}
-
 /// The command line as a shell would take it back: `program`, then `args` with anything but
 /// [A-Za-z0-9_./=:-] single-quoted.
 inline std::string shell_command(const std::string& program, const std::vector<std::string>& args) {
@@ -179,7 +170,7 @@ inline std::string shell_command(const std::string& program, const std::vector<s
 }
 
 /// Runs the program `app` with `args` (without the program name): `jobs` are its subcommands
-/// (add_job), or the program itself when it has one job; returns the exit status: 0 success, 1
+/// (add_common_options), or the program itself when it has one job; returns the exit status: 0 success, 1
 /// the job failed, 2 a bad command line or parameter file, 128 + N stopped by signal N (SIGINT,
 /// SIGTERM, SIGHUP). An unknown subcommand is named with the list of valid ones; --help and
 /// --version answer without running anything.

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -43,60 +44,21 @@ namespace detail {
   throw std::system_error(error, std::generic_category(), what);
 }
 
-/// Writes all of `content` to `fd`, retrying short writes and EINTR.
-inline void write_all(int fd, const std::string& content, const fs::path& path) {
-  const char* data = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    const ssize_t written = ::write(fd, data, left);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      throw_errno("cannot write " + path.string(), errno);
-    }
-    data += written;
-    left -= static_cast<std::size_t>(written);
-  }
-}
-
-/// An open file descriptor, closed once.
-class unique_fd {
- public:
-  unique_fd(const fs::path& path, int flags) : fd_(::open(path.c_str(), flags | O_CLOEXEC, 0666)) {
-    if (fd_ < 0) throw_errno("cannot open " + path.string(), errno);
-  }
-  /// Owns `fd`, already open.
-  explicit unique_fd(int fd) noexcept : fd_(fd) {}
-  unique_fd(const unique_fd&) = delete;
-  unique_fd& operator=(const unique_fd&) = delete;
-  ~unique_fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  [[nodiscard]] int get() const noexcept { return fd_; }
-  /// Closes and reports a failure (a delayed write error, on NFS say).
-  void close(const std::string& path) {
-    const int fd = std::exchange(fd_, -1);
-    if (::close(fd) != 0) throw_errno("cannot write " + path, errno);
-  }
-
- private:
-  int fd_;
-};
-
-/// Creates (or truncates) `path` with `content`; throws std::system_error naming it.
+/// Creates (or truncates) `path` with `content`, retrying short writes and EINTR; a failed
+/// open, write or close throws std::system_error naming `path` with the errno text.
 inline void write_file(const fs::path& path, const std::string& content) {
-  unique_fd fd(path, O_WRONLY | O_CREAT | O_TRUNC);
-  write_all(fd.get(), content, path);
-  fd.close(path);
-}
-
-inline std::string read_head(const fs::path& path, std::size_t limit) {
-  std::string text;
-  if (FILE* in = std::fopen(path.c_str(), "rb")) {
-    text.resize(limit);
-    text.resize(std::fread(text.data(), 1, limit, in));
-    std::fclose(in);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw_errno("cannot open " + path.string(), errno);
+  for (std::size_t done = 0; done < content.size();) {
+    const ssize_t written = ::write(fd, content.data() + done, content.size() - done);
+    if (written < 0 && errno != EINTR) {
+      const int error = errno;
+      ::close(fd);
+      throw_errno("cannot write " + path.string(), error);
+    }
+    done += written > 0 ? static_cast<std::size_t>(written) : 0;
   }
-  return text;
+  if (::close(fd) != 0) throw_errno("cannot write " + path.string(), errno);  // a delayed error (NFS)
 }
 
 constexpr const char* staging_prefix = ".reproduce_paper-staging-";
@@ -156,10 +118,7 @@ class output_set {
   }
   /// Records a file that something else (gnuplot) wrote into the staging folder.
   void add(const std::string& name) {
-    for (const auto& f : files_) {
-      if (f == name) return;
-    }
-    files_.push_back(name);
+    if (std::find(files_.begin(), files_.end(), name) == files_.end()) files_.push_back(name);
   }
 
   /// Moves every file into `out` (each rename atomic), removes the job's plots that the set
@@ -232,20 +191,17 @@ inline std::string read_all(int fd, std::size_t limit, const std::string& what) 
 inline void run_gnuplot(const std::string& script, const fs::path& png, const fs::path& log) {
   const fs::path script_file = log.string() + ".gp";
   detail::write_file(script_file, script);
-  detail::unique_fd in(script_file, O_RDONLY);
-  detail::unique_fd err(log, O_WRONLY | O_CREAT | O_TRUNC);
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) detail::throw_errno("cannot create a pipe for gnuplot", errno);
-  detail::unique_fd from_gnuplot(pipe_fds[0]);
-  detail::unique_fd to_png(pipe_fds[1]);
 
+  // gnuplot's standard input is the script, its standard output the pipe, its standard error the log.
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attributes;
   posix_spawn_file_actions_init(&actions);
   posix_spawnattr_init(&attributes);
-  posix_spawn_file_actions_adddup2(&actions, in.get(), STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, to_png.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err.get(), STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, script_file.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
   sigset_t defaults;
   sigset_t none;
   sigemptyset(&defaults);
@@ -263,31 +219,33 @@ inline void run_gnuplot(const std::string& script, const fs::path& png, const fs
   const int spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  if (spawned == ENOENT) {
-    throw plot_error("gnuplot not found on PATH: install it (scripts/demo does: Debian package "
-                     "gnuplot-nox) or pass --no-plots");
-  }
+  ::close(pipe_fds[1]);  // gnuplot holds the only write end: EOF when it exits
   if (spawned != 0) {
+    ::close(pipe_fds[0]);
+    if (spawned == ENOENT) {
+      throw plot_error("gnuplot not found on PATH: install it (scripts/demo does: Debian package "
+                       "gnuplot-nox) or pass --no-plots");
+    }
     throw plot_error(std::string("cannot start gnuplot: ") + std::strerror(spawned));
   }
-  to_png.close("the pipe to gnuplot");  // gnuplot holds the only write end: EOF when it exits
   std::string image;
   std::exception_ptr read_error;
   try {
-    image = detail::read_all(from_gnuplot.get(), std::size_t{1} << 26, "gnuplot's PNG");
+    image = detail::read_all(pipe_fds[0], std::size_t{1} << 26, "gnuplot's PNG");
   } catch (...) {
     read_error = std::current_exception();
   }
-  from_gnuplot.close("the pipe from gnuplot");  // a gnuplot still writing gets EPIPE and ends
+  ::close(pipe_fds[0]);  // a gnuplot still writing gets EPIPE and ends
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) detail::throw_errno("waiting for gnuplot", errno);
   }
   throw_if_cancelled();  // a terminal's ^C reaches gnuplot too
   if (read_error) std::rethrow_exception(read_error);
-  in.close(script_file);
-  err.close(log);
-  const std::string messages = detail::read_head(log, 600);
+  std::string messages(600, '\0');  // the head of what gnuplot said
+  std::ifstream said_in(log, std::ios::binary);
+  said_in.read(messages.data(), 600);
+  messages.resize(static_cast<std::size_t>(said_in.gcount()));
   fs::remove(script_file);
   fs::remove(log);
   const std::string said = messages.empty() ? "" : "; gnuplot said:\n" + messages;

@@ -254,7 +254,6 @@ inline int run_contextual_cli(const std::vector<std::string>& args, std::ostream
   CLI::App app{"Shuttle, Satellite and digits as contextual bandits (data: scripts/contextual-data)",
                "contextual_benchmark"};
   contextual_options o;
-  o.common.out = "results/contextual";
   add_common_options(&app, o.common, "results/contextual", o.horizon, &o.trials,
                      "Permutations of the rows per data set and policy", 1, "Most rounds per trial: T = min(n, this)");
   add_integer(app, "--tune-trials", o.tune_trials, "Permutations per candidate setting when tuning; 0: defaults", 0);

@@ -1,6 +1,6 @@
 #pragma once
 // The command line of reproduce_paper, as a function of its arguments and two streams, so that
-// tests run it in-process. Each job file adds its subcommand (add_job, common/command.hpp); the
+// tests run it in-process. Each job file adds its subcommand (add_common_options, common/command.hpp); the
 // job table below lists them, in --help's order.
 #include <CLI/CLI.hpp>
 
@@ -10,8 +10,6 @@
 
 #include "common/command.hpp"
 #include "reproduce_paper/jobs.hpp"
-#include "reproduce_paper/models.hpp"
-#include "reproduce_paper/problems.hpp"
 
 namespace repro {
 
@@ -22,9 +20,7 @@ inline int run_cli(const std::vector<std::string>& args, std::ostream& out, std:
   app.require_subcommand(1);
   add_version(app);
   // The job table: a new job is one line here.
-  const std::vector<job> jobs = {add_figure1(app), add_ablation(app), add_tune(app), add_models(app),
-                                 add_problems(app, args)};
-  return run_program(app, jobs, args, out, err);
+  return run_program(app, {add_figure1(app), add_ablation(app), add_tune(app)}, args, out, err);
 }
 
 }  // namespace repro

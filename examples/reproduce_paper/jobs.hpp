@@ -1,7 +1,6 @@
 #pragma once
-// Three jobs of the reproduction: figure1, ablation, tune (models and problems are in their own
-// files), and what the grid jobs share (grid_run). Each writes CSV (long form), PNG plots (gnuplot) and a Markdown table into its
-// output folder and returns the table.
+// The paper's three jobs: figure1, ablation, tune. Each writes CSV (long form), PNG plots
+// (gnuplot) and a Markdown table into its output folder and returns the table.
 // Outputs depend only on the arguments, never on the thread count or the machine's speed, so
 // a rerun reproduces them byte for byte; wall time goes to the terminal only.
 // Each job checks its sizes (no product of counts may overflow) and that --out is writable
@@ -9,7 +8,6 @@
 // end (common/output.hpp), and stops cleanly on SIGINT or SIGTERM (common/cancel.hpp).
 #include <algorithm>
 #include <array>
-#include <map>
 #include <memory>
 #include <cmath>
 #include <cstdio>
@@ -24,152 +22,16 @@
 #include "common/checked.hpp"
 #include "common/command.hpp"
 #include "common/output.hpp"
+#include "reproduce_paper/grid.hpp"
 #include "reproduce_paper/suite.hpp"
 
 namespace repro {
-
-/// A table cell: final regret, "mean ± s.e." to one decimal (every job's tables).
-inline std::string mean_se(const sabandit::regret_curve& curve) {
-  return format("%.1f ± %.1f", curve.final_regret(), curve.final_standard_error());
-}
-
-/// Each policy's style: the Okabe–Ito palette (distinct under the common colour vision
-/// deficiencies) and a dash pattern of its own, so that no two policies share either; TS-SA,
-/// the paper's subject, is the thick solid line drawn on top (as is TS-SA's default in the
-/// models and problems jobs). The five numbered dash types are not enough for the policies
-/// figure1 does not have: they get patterns, and colours no other policy uses.
-inline policy_style style_of(const std::string& policy) {
-  static const std::map<std::string, policy_style> styles = {
-      {"TS", {"#0072B2", 2, 2}},                                // blue, dashed
-      {"eps-TS", {"#CC79A7", 4, 2}},                            // reddish purple, dash-dot
-      {"TS-SGLD", {"#009E73", 5, 2}},                           // bluish green, dash-dot-dot
-      {"TS-SA", {"#D55E00", 1, 3.5, "", true}},                 // vermillion, solid, thick
-      {"TS-SA (default)", {"#D55E00", 1, 3.5, "", true}},       // the flagship: figure1's TS-SA line
-      {"KL-UCB", {"#56B4E9", 1, 2, "(18,6)"}},                  // sky blue, long dashes
-      {"TS-SGLD (Fisher)", {"#009E73", 1, 2, "(2,2)"}},         // TS-SGLD's colour, dotted
-      {"TS-SA (paper)", {"#7F7F7F", 1, 2, "(8,3,2,3)"}},        // grey (UCB is black and dotted), dash-dot
-      {"TS-SA (sabandit GLM setting)", {"#E69F00", 1, 3, "(10,4,2,4)", true}},  // orange, long dash-dot
-      // Wine (Tol's palette: no Okabe–Ito colour left), short dashes.
-      {"TS-SA (sabandit robust preset)", {"#882255", 1, 3, "(4,4)", true}},
-  };
-  const auto it = styles.find(policy);
-  return it != styles.end() ? it->second : policy_style{"#000000", 3, 2};  // UCB: black, dotted
-}
-
-/// A policy's curve in its style_of().
-inline series styled_series(const std::string& policy, const sabandit::regret_curve& curve) {
-  return to_series(policy, curve, style_of(policy));
-}
-
-/// T x R x `runs` (policy-settings) for a grid job, checked before any computing, with the
-/// recorded rounds (check_run_size).
-inline long long grid_policy_rounds(Eigen::Index horizon, Eigen::Index trials, long long runs,
-                                    Eigen::Index record_points) {
-  const long long policy_rounds = checked_mul(
-      checked_mul(horizon, trials, "--horizon (T) x --trials (R)"), runs,
-      "--horizon (T) x --trials (R) x " + std::to_string(runs) + " policy-settings");
-  check_run_size(horizon, record_points);
-  return policy_rounds;
-}
-
-inline sabandit::run_config grid_config(const common_options& common, Eigen::Index horizon,
-                                        Eigen::Index trials) {
-  return {.horizon = horizon, .trials = trials, .seed = common.seed, .threads = common.threads,
-          .record_points = common.record_points};
-}
-
-/// The sentence under a grid job's table: what its numbers are.
-inline std::string final_regret_note(Eigen::Index horizon, Eigen::Index trials, std::uint64_t seed) {
-  char note[256];
-  std::snprintf(note, sizeof note,
-                "\nFinal cumulative pseudo-regret at T = %lld, mean ± standard error over %lld "
-                "trials, seed %llu.",
-                static_cast<long long>(horizon), static_cast<long long>(trials),
-                static_cast<unsigned long long>(seed));
-  return note;
-}
 
 /// "JOB: 1.23 s wall; outputs in OUT": what the jobs without a grid print last.
 inline std::string wall_line(const char* name, double seconds, const common_options& c) {
   char line[128];
   std::snprintf(line, sizeof line, "%s: %.2f s wall; outputs in ", name, seconds);
   return line + c.out.string();
-}
-
-/// A grid job's result (figure1, models, problems): its Markdown, its size, and each policy's
-/// wall time, for the terminal only.
-struct grid_result {
-  std::string table;
-  long long policy_rounds = 0;  ///< T x R x settings x policies
-  std::vector<std::pair<std::string, double>> seconds_by_policy;  ///< in the order they first ran
-
-  /// Prints the table, then the wall time in total and by policy (the rest of the total is
-  /// plotting and writing).
-  void print(std::ostream& out, const char* name, double seconds, const common_options& c) const {
-    char line[512];
-    std::snprintf(line, sizeof line, "%s: %lld policy-rounds in %.2f s wall (%.3g rounds/s) on %u threads; outputs in ",
-                  name, policy_rounds, seconds, static_cast<double>(policy_rounds) / seconds,
-                  sabandit::resolve_threads(c.threads));
-    out << table << '\n' << line << c.out.string() << "\nwall time by policy:";
-    for (std::size_t i = 0; i < seconds_by_policy.size(); ++i) {
-      std::snprintf(line, sizeof line, " %s %.2f s%s", seconds_by_policy[i].first.c_str(), seconds_by_policy[i].second,
-                    i + 1 < seconds_by_policy.size() ? "," : "\n");
-      out << line;
-    }
-  }
-};
-
-/// What a grid job accumulates while it runs: the progress display, the long-form CSV of every
-/// curve, and the result.
-struct grid_run {
-  /// The display counts `trials` trials; the CSV starts with `header`.
-  grid_run(const char* name, long long trials, std::string header = std::string(sabandit::regret_csv_header) + "\n")
-      : bar(name, trials), csv(std::move(header)) {}
-
-  progress bar;
-  std::string csv;
-  grid_result result;
-
-  /// `simulate(hook)`, timed as `policy`'s; its curve's rows go to the CSV as `setting`.
-  template <class Simulate>
-  sabandit::regret_curve add(const std::string& setting, const std::string& policy, Simulate simulate) {
-    const double started = bar.seconds();
-    const auto timed = [&] {
-      auto& by_policy = result.seconds_by_policy;
-      auto it = std::find_if(by_policy.begin(), by_policy.end(), [&](const auto& p) { return p.first == policy; });
-      if (it == by_policy.end()) it = by_policy.insert(it, {policy, 0.0});
-      it->second += bar.seconds() - started;
-    };
-    sabandit::regret_curve curve;
-    try {
-      curve = simulate(bar.hook());
-    } catch (...) {  // a failed run's time counts too (problems reports the failure)
-      timed();
-      throw;
-    }
-    timed();
-    std::ostringstream rows;
-    sabandit::write_regret_csv_rows(rows, setting, policy, curve);
-    csv += rows.str();
-    return curve;
-  }
-};
-
-/// Plots `panels` into `file` unless --no-plots; the title says what ran.
-inline void plot_run(output_set& outputs, const common_options& c, const std::string& file, const std::string& title,
-                     Eigen::Index horizon, Eigen::Index trials, const std::vector<panel_spec>& panels) {
-  if (!c.plots) return;
-  plot_png(outputs, file, title + ": " + run_text(horizon, trials) + ", seed " + std::to_string(c.seed), "round",
-           panels);
-}
-
-/// A Markdown table's header row "| setting | A | B |" and its separator.
-inline std::string setting_table_header(const std::vector<std::string>& columns) {
-  std::string header = "| setting |";
-  for (const auto& c : columns) header += " " + c + " |";
-  header += "\n|---|";
-  for (std::size_t i = 0; i < columns.size(); ++i) header += "---|";
-  return header + "\n";
 }
 
 // ---------------------------------------------------------------------------------- figure1
@@ -181,20 +43,6 @@ struct figure1_options {
   std::vector<setting> grid = figure1_grid();
   grid_params params;  ///< per-setting sections optional (tune --protocol paper writes them)
 };
-
-/// A plot's two panels: the regret of `lines` (mean ± 1 s.e.); below, each line minus
-/// `reference` (a mean regret), which separates the curves where they crowd (figure1's MGR,
-/// gap 0.1, K = 50).
-inline std::vector<panel_spec> regret_panels(std::vector<series> lines, const std::vector<double>& reference,
-                                             std::string relative_label) {
-  panel_spec relative{std::move(relative_label), {}, true};
-  for (auto line : lines) {
-    line.se.clear();
-    for (std::size_t k = 0; k < line.y.size(); ++k) line.y[k] -= reference[k];
-    relative.lines.push_back(std::move(line));
-  }
-  return {{"cumulative pseudo-regret (mean ± 1 s.e.)", std::move(lines), false}, std::move(relative)};
-}
 
 inline grid_result run_figure1(const figure1_options& o) {
   const auto runs = static_cast<long long>(o.grid.size() * policy_names.size());
@@ -223,20 +71,17 @@ inline grid_result run_figure1(const figure1_options& o) {
              regret_panels(lines, curves.front().mean_regret, "regret minus TS's regret"));
   }
   table << final_regret_note(o.horizon, o.trials, o.common.seed) << '\n';
-  outputs.write("figure1.csv", run.csv);
   outputs.write("figure1.md", table.str());
   outputs.write("figure1_params.txt", o.params.to_text());
-  outputs.commit();
-  run.result.table = table.str();
-  run.result.policy_rounds = policy_rounds;
-  return run.result;
+  return run.commit(outputs, "figure1.csv", table.str(), policy_rounds);
 }
 
 inline job add_figure1(CLI::App& app) {
   auto o = std::make_shared<figure1_options>();
   auto file = std::make_shared<std::string>();
-  auto* command = add_job(app, "figure1", "Figure 1: {SGR, MGR} x gap {0.1, 0.5} x K {10, 50}, five policies",
-                          o->common, "results/figure1", o->horizon, &o->trials, "Trials per setting");
+  auto* command = add_common_options(
+      app.add_subcommand("figure1", "Figure 1: {SGR, MGR} x gap {0.1, 0.5} x K {10, 50}, five policies"), o->common,
+      "results/figure1", o->horizon, &o->trials, "Trials per setting");
   command->add_option("--params", *file,
                       "Parameter file (as written by figure1 or tune: every parameter of every policy, and optional "
                       "[K = INT, gap = REAL] sections for settings of their own)");
@@ -254,12 +99,12 @@ struct ablation_options {
   Eigen::Index trials = 100;     ///< the appendix: 100 trials
 };
 
-/// One panel: a TS-SA parameter varied around the appendix's default configuration.
+/// One panel: a TS-SA parameter (the parameter file's TS-SA.NAME) varied around the appendix's
+/// default configuration.
 struct panel {
   std::string name;
   std::vector<double> values;
   sabandit::ts_sa<>::params base;  ///< the default, with the appendix's per-panel changes
-  void (*apply)(sabandit::ts_sa<>::params&, double);
 };
 
 inline std::vector<panel> ablation_panels() {
@@ -269,23 +114,14 @@ inline std::vector<panel> ablation_panels() {
   small_window.window = 5;  // the appendix: B = 5 for the c1, c2, c3, alpha panels
   P small_step = paper;
   small_step.step_size = 0.05;  // the appendix: h = 0.05 for the N panel
-  return {
-      {"Omega", {1, 5, 10, 20, 30, 50}, paper,
-       [](P& p, double v) { p.warmup = static_cast<Eigen::Index>(v); }},
-      {"B", {1, 5, 10, 20, 27, 50}, paper,
-       [](P& p, double v) { p.window = static_cast<Eigen::Index>(v); }},
-      {"N", {1, 2, 5, 10, 20}, small_step,
-       [](P& p, double v) { p.inner_steps = static_cast<Eigen::Index>(v); }},
-      {"h", {0.01, 0.05, 0.1, 0.25, 0.532, 1.0}, paper, [](P& p, double v) { p.step_size = v; }},
-      {"c1", {10, 50, 144.07, 300, 600}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 0, v); }},
-      {"c2", {100, 300, 677.88, 1000, 2000}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 1, v); }},
-      {"c3", {0, 10, 40.02, 100, 500}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 2, v); }},
-      {"alpha", {0.5, 0.7, 0.9, 0.999, 1.0}, small_window,
-       [](P& p, double v) { set_sa_coefficient(p, 3, v); }},
-  };
+  return {{"Omega", {1, 5, 10, 20, 30, 50}, paper},
+          {"B", {1, 5, 10, 20, 27, 50}, paper},
+          {"N", {1, 2, 5, 10, 20}, small_step},
+          {"h", {0.01, 0.05, 0.1, 0.25, 0.532, 1.0}, paper},
+          {"c1", {10, 50, 144.07, 300, 600}, small_window},
+          {"c2", {100, 300, 677.88, 1000, 2000}, small_window},
+          {"c3", {0, 10, 40.02, 100, 500}, small_window},
+          {"alpha", {0.5, 0.7, 0.9, 0.999, 1.0}, small_window}};
 }
 
 inline std::string run_ablation(const ablation_options& o) {
@@ -310,8 +146,10 @@ inline std::string run_ablation(const ablation_options& o) {
   for (const auto& p : panels) {
     std::vector<series> lines;
     for (std::size_t i = 0; i < p.values.size(); ++i) {
-      auto params = p.base;
-      p.apply(params, p.values[i]);
+      suite_params varied;
+      varied.sa = p.base;
+      varied.set("TS-SA." + p.name, p.values[i]);
+      const auto& params = varied.sa;
       char value[32];
       std::snprintf(value, sizeof value, "%g", p.values[i]);
       const auto curve = run.add(p.name, value, [&](auto hook) {
@@ -337,8 +175,8 @@ inline std::string run_ablation(const ablation_options& o) {
 
 inline job add_ablation(CLI::App& app) {
   auto o = std::make_shared<ablation_options>();
-  return {add_job(app, "ablation", "TS-SA ablations around the appendix's default configuration", o->common,
-                  "results/ablation", o->horizon, &o->trials, "Trials per value"),
+  return {add_common_options(app.add_subcommand("ablation", "TS-SA ablations around the appendix's default configuration"),
+                             o->common, "results/ablation", o->horizon, &o->trials, "Trials per value"),
           [o](std::ostream& out, const seconds_since_start& seconds) {
             out << run_ablation(*o) << '\n' << wall_line("ablation", seconds(), o->common) << '\n';
           }};
@@ -476,11 +314,7 @@ search_result search_policy(const tune_options& o, std::size_t policy_index, con
       const double u = sabandit::uniform01(sampler);
       const double value = d.log_scale ? std::exp(std::log(d.low) + u * (std::log(d.high) - std::log(d.low)))
                                        : d.low + u * (d.high - d.low);
-      if (d.integer) {
-        c.set_text(d.key, std::to_string(std::lround(value)));
-      } else {
-        c.set(d.key, value);
-      }
+      c.set(d.key, d.integer ? std::round(value) : value);  // an integer is written "7", read back as 7
     }
   }
   std::vector<std::size_t> alive(candidates.size());
@@ -602,8 +436,9 @@ inline tune_result run_tune(const tune_options& o) {
 inline job add_tune(CLI::App& app) {
   auto o = std::make_shared<tune_options>();
   auto choice = std::make_shared<std::array<std::string, 3>>(std::array<std::string, 3>{"SGR", "single", "h-alpha"});
-  auto* tune = add_job(app, "tune", "Standardized tuning: the same search budget for every policy and setting",
-                       o->common, "results/tune", o->horizon);
+  auto* tune = add_common_options(
+      app.add_subcommand("tune", "Standardized tuning: the same search budget for every policy and setting"), o->common,
+      "results/tune", o->horizon);
   add_choice(*tune, "--env", (*choice)[0], "Reward model tuned on", {"SGR", "MGR"});
   add_choice(*tune, "--protocol", (*choice)[1],
              "single: tune on --env, --arms, --gap only; paper: one search per (K, gap) of Figure 1 on --env, as the "

@@ -1,6 +1,6 @@
 // reproduce_paper: the paper's experiments — the Figure 1 grid, the TS-SA ablations and the
-// standardized tuning — the Bernoulli and Poisson bandits of the models job and the users'
-// problems of the problems job, as CSV, PNG plots and Markdown tables. `reproduce_paper --help`.
+// standardized tuning — as CSV, PNG plots and Markdown tables. `reproduce_paper --help`.
+// sabandit's own evaluation (the models and problems jobs) is problem_suite's.
 #include <iostream>
 #include <string>
 #include <vector>

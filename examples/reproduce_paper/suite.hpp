@@ -194,15 +194,12 @@ struct suite_params {
   static std::string read_text(const std::string& path) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (status.type() == std::filesystem::file_type::not_found) {
-      throw usage_error("cannot open parameter file " + path + ": no such file");
-    }
-    if (ec) throw usage_error("cannot open parameter file " + path + ": " + ec.message());
-    if (!std::filesystem::is_regular_file(status)) {
-      throw usage_error("cannot open parameter file " + path + ": not a regular file");
-    }
+    const std::string cannot = "cannot open parameter file " + path;
+    if (status.type() == std::filesystem::file_type::not_found) throw usage_error(cannot + ": no such file");
+    if (ec) throw usage_error(cannot + ": " + ec.message());
+    if (!std::filesystem::is_regular_file(status)) throw usage_error(cannot + ": not a regular file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw usage_error("cannot open parameter file " + path);
+    if (!in) throw usage_error(cannot);
     std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (in.bad()) throw usage_error("cannot read parameter file " + path);
     return text;
@@ -254,17 +251,13 @@ struct setting {
   double gap = 0.5;
   Eigen::Index arms = 10;
 
-  [[nodiscard]] std::string id() const {
-    char text[64];
-    std::snprintf(text, sizeof text, "%s_gap%.1f_K%lld", mixture ? "MGR" : "SGR", gap,
-                  static_cast<long long>(arms));
-    return text;
-  }
-  [[nodiscard]] std::string title() const {
-    char text[64];
-    std::snprintf(text, sizeof text, "%s, gap = %.1f, K = %lld", mixture ? "MGR" : "SGR", gap,
-                  static_cast<long long>(arms));
-    return text;
+  [[nodiscard]] std::string id() const { return text("%s_gap%.1f_K%lld"); }
+  [[nodiscard]] std::string title() const { return text("%s, gap = %.1f, K = %lld"); }
+  /// `format` (a printf format) applied to the reward model's name, the gap and K.
+  [[nodiscard]] std::string text(const char* format) const {
+    char out[64];
+    std::snprintf(out, sizeof out, format, mixture ? "MGR" : "SGR", gap, static_cast<long long>(arms));
+    return out;
   }
 };
 

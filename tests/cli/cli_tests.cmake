@@ -1,5 +1,6 @@
-# reproduce_paper (and contextual_benchmark) run as a user runs it: exit status and message of
-# --help, --version and bad command lines (the in-process tests are in unit/reproduce_cli_test.cpp).
+# reproduce_paper (and problem_suite, contextual_benchmark) run as a user runs it: exit status and
+# message of --help, --version and bad command lines (the in-process tests are in
+# unit/reproduce_cli_test.cpp).
 function(sabandit_cli_test name exit expect)
   sabandit_program_test(reproduce_paper "${name}" "${exit}" "${expect}" ${ARGN})
 endfunction()
@@ -11,17 +12,21 @@ function(sabandit_program_test program name exit expect)
 endfunction()
 
 sabandit_cli_test("version" 0 "^reproduce_paper \\(sabandit ${PROJECT_VERSION}\\)\n$" --version)
-sabandit_cli_test("help" 0 "Usage: reproduce_paper.*figure1.*ablation.*tune.*models.*problems" --help)
+sabandit_cli_test("help" 0 "Usage: reproduce_paper.*figure1.*ablation.*tune" --help)
 sabandit_cli_test("figure1 help" 0 "--trials INT=50.*--params" figure1 --help)
 sabandit_cli_test("negative trials" 2 "^reproduce_paper: --trials must be ≥ 1 \\(got -5\\)\n" figure1 --trials -5)
 sabandit_cli_test("zero trials" 2 "^reproduce_paper: --trials must be ≥ 1 \\(got 0\\)\n" figure1 -R 0)
-sabandit_cli_test("models zero trials" 2 "^reproduce_paper: --trials must be ≥ 1 \\(got 0\\)\n" models -R 0)
 sabandit_cli_test("negative seed" 2 "--seed must be an integer in \\[0, 18446744073709551615\\] \\(got '-1'\\)" figure1 --seed -1)
 sabandit_cli_test("seed 2^64" 2 "--seed must be an integer" figure1 --seed 18446744073709551616)
-sabandit_cli_test("unknown subcommand" 2 "unknown subcommand 'figure2'; valid subcommands: figure1, ablation, tune, models, problems" figure2)
+sabandit_cli_test("unknown subcommand" 2 "unknown subcommand 'figure2'; valid subcommands: figure1, ablation, tune\n" figure2)
 sabandit_cli_test("no subcommand" 2 "A subcommand is required")
 sabandit_cli_test("trials overflow" 2 "--horizon \\(T\\) x --trials \\(R\\) is too large.*overflows 64 bits" figure1 -R 4611686018427387904)
 sabandit_cli_test("rungs overflow" 2 "--initial-trials x --eta\\^\\(--rungs - 1\\) is too large" tune --rungs 50 --initial-trials 1)
+# problem_suite: sabandit's own evaluation, its two jobs checked by the same code.
+sabandit_program_test(problem_suite "suite version" 0 "^problem_suite \\(sabandit ${PROJECT_VERSION}\\)\n$" --version)
+sabandit_program_test(problem_suite "suite help" 0 "Usage: problem_suite.*problems.*models" --help)
+sabandit_program_test(problem_suite "suite zero trials" 2 "^problem_suite: --trials must be ≥ 1 \\(got 0\\)\n" models -R 0)
+sabandit_program_test(problem_suite "suite unknown subcommand" 2 "unknown subcommand 'figure1'; valid subcommands: problems, models" figure1)
 # contextual_benchmark: one job, the program itself; the options checked by the same code.
 sabandit_program_test(contextual_benchmark "contextual version" 0 "^contextual_benchmark \\(sabandit ${PROJECT_VERSION}\\)\n$" --version)
 sabandit_program_test(contextual_benchmark "contextual help" 0 "Usage: contextual_benchmark.*--tune-trials.*--datasets" --help)

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "reproduce_paper/cli.hpp"
+#include "problem_suite/cli.hpp"
 #include "support/catch.hpp"
 #include "support/files.hpp"
 
@@ -21,7 +21,7 @@ namespace {
 int run(const std::vector<std::string>& args, std::string& out) {
   std::ostringstream o;
   std::ostringstream e;
-  const int status = repro::run_cli(args, o, e);
+  const int status = repro::run_problem_suite_cli(args, o, e);
   out = o.str() + e.str();
   return status;
 }
@@ -113,7 +113,7 @@ TEST_CASE("problems job runs both sets and writes its files", "[reproduce][probl
                                       "--threads", "1", "--record-points", "5", "--out", out.string()};
   REQUIRE(run(args, said) == 0);
   const auto md = slurp(out / "problems.md");
-  CHECK(md.find("Command: `reproduce_paper problems --set tuning --horizon 200") != std::string::npos);
+  CHECK(md.find("Command: `problem_suite problems --set tuning --horizon 200") != std::string::npos);
   CHECK(md.find("seed 7;") != std::string::npos);  // the tuning set's own default seed
   CHECK(md.find("Linear trials: ") != std::string::npos);
   const auto tuning = repro::tuning_problems();

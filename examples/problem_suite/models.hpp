@@ -1,8 +1,8 @@
 #pragma once
 // The models job: every policy on Bernoulli and Poisson bandits, beside the Lai–Robbins lower
-// bound. Same conventions as figure1 (jobs.hpp): long-form CSV, one PNG per setting, a Markdown
-// table and a parameter listing, written as one staged output set; the outputs depend only on
-// the arguments, never on the thread count.
+// bound. A grid job like figure1 (reproduce_paper/grid.hpp): long-form CSV, one PNG per
+// setting, a Markdown table and a parameter listing, written as one staged output set; the
+// outputs depend only on the arguments, never on the thread count.
 #include <cmath>
 #include <memory>
 #include <cstdio>
@@ -15,9 +15,8 @@
 #include <sabandit/sim.hpp>
 
 #include "common/checked.hpp"
-#include "reproduce_paper/jobs.hpp"
 #include "common/output.hpp"
-#include "reproduce_paper/suite.hpp"
+#include "reproduce_paper/grid.hpp"
 
 namespace repro {
 
@@ -219,7 +218,7 @@ inline grid_result run_models(const models_options& o) {
   columns.insert(columns.end(), {"Lai–Robbins C", "C log T"});
   table << setting_table_header(columns);
   std::string params_text =
-      "# sabandit reproduce_paper models: the parameters of every policy, per reward model.\n"
+      "# sabandit problem_suite models: the parameters of every policy, per reward model.\n"
       "# TS-SGLD and TS-SA use the model's GLM likelihood with unit features (one parameter per "
       "arm).\n";
   for (const auto family : {reward_family::bernoulli, reward_family::poisson}) {
@@ -254,21 +253,17 @@ inline grid_result run_models(const models_options& o) {
   table << final_regret_note(o.horizon, o.trials, o.common.seed)
         << " Lai–Robbins C = sum over suboptimal arms of gap / KL(mu_a, mu*); C log T is the "
            "asymptotic lower bound at T.\n";
-  outputs.write("models.csv", run.csv);
   outputs.write("models.md", table.str());
   outputs.write("models_params.txt", params_text);
-  outputs.commit();
-  run.result.table = table.str();
-  run.result.policy_rounds = policy_rounds;
-  return run.result;
+  return run.commit(outputs, "models.csv", table.str(), policy_rounds);
 }
 
 inline job add_models(CLI::App& app) {
   auto o = std::make_shared<models_options>();
-  return {add_job(app, "models",
-                  "Bernoulli and Poisson bandits: {Bernoulli, Poisson} x gap {0.1, 0.5} x K {10, 50}, eight policies "
-                  "and the Lai-Robbins bound",
-                  o->common, "results/models", o->horizon, &o->trials, "Trials per setting"),
+  return {add_common_options(app.add_subcommand("models",
+                                                "Bernoulli and Poisson bandits: {Bernoulli, Poisson} x gap {0.1, 0.5} x "
+                                                "K {10, 50}, eight policies and the Lai-Robbins bound"),
+                             o->common, "results/models", o->horizon, &o->trials, "Trials per setting"),
           [o](std::ostream& out, const seconds_since_start& seconds) {
             run_models(*o).print(out, "models", seconds(), o->common);
           }};

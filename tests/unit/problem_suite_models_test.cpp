@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "reproduce_paper/cli.hpp"
-#include "reproduce_paper/models.hpp"
+#include "problem_suite/cli.hpp"
 #include "support/catch.hpp"
 #include "support/files.hpp"
 
@@ -80,7 +79,7 @@ TEST_CASE("models job: its options are checked like figure1's", "[reproduce][cli
   const auto run = [](const std::vector<std::string>& args) {
     std::ostringstream out;
     std::ostringstream err;
-    const int status = repro::run_cli(args, out, err);
+    const int status = repro::run_problem_suite_cli(args, out, err);
     return std::make_pair(status, err.str());
   };
   const auto zero = run({"models", "-R", "0"});

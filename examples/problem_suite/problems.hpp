@@ -6,9 +6,9 @@
 // developer may look at while choosing defaults, and `evaluation`, the rest, whose arm means
 // differ from every tuning mean and whose default seed differs too, so that a default chosen
 // on the first set is judged on problems and trials it never saw.
-// Outputs as the other jobs (jobs.hpp): problems.csv (one row per problem and policy),
-// problems_curves.csv (long form), one PNG per problem and problems.md, staged and the same
-// bytes for any thread count.
+// Outputs as the other grid jobs (reproduce_paper/grid.hpp): problems.csv (one row per problem
+// and policy), problems_curves.csv (long form), one PNG per problem and problems.md, staged and
+// the same bytes for any thread count.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -26,9 +26,9 @@
 
 #include "exponential_model.hpp"
 #include "common/checked.hpp"
-#include "reproduce_paper/jobs.hpp"
-#include "reproduce_paper/models.hpp"
 #include "common/output.hpp"
+#include "problem_suite/models.hpp"
+#include "reproduce_paper/grid.hpp"
 
 namespace repro {
 
@@ -345,8 +345,8 @@ inline grid_result run_problems(const problems_options& o) {
   }
 
   std::ostringstream md;
-  md << "# reproduce_paper problems: the " << set_name << " set\n\n"
-     << "Command: `" << shell_command("reproduce_paper", o.args) << "`\n\n"
+  md << "# problem_suite problems: the " << set_name << " set\n\n"
+     << "Command: `" << shell_command("problem_suite", o.args) << "`\n\n"
      << table.str()
      << "\nRegret: cumulative pseudo-regret at T, sum over rounds of mu* - mu_{A_t}, mean ± standard error over "
      << o.trials << " trials, seed " << o.common.seed
@@ -381,23 +381,19 @@ inline grid_result run_problems(const problems_options& o) {
   md << "\nRatios are to each problem's reference (TS where it runs, else TS-SGLD); a policy that is itself "
         "the reference on some problems has ratios only on the others.\n";
   outputs.write("problems.csv", summary_csv);
-  outputs.write("problems_curves.csv", run.csv);
   outputs.write("problems.md", md.str());
-  outputs.commit();
-  run.result.table = md.str();
-  run.result.policy_rounds = policy_rounds;
-  return run.result;
+  return run.commit(outputs, "problems_curves.csv", md.str(), policy_rounds);
 }
 
 /// `args`: the command line, which problems.md prints.
 inline job add_problems(CLI::App& app, const std::vector<std::string>& args) {
   auto o = std::make_shared<problems_options>();
   auto set = std::make_shared<std::string>("evaluation");
-  auto* problems = add_job(app, "problems",
-                           "The problems users bring: Bernoulli, Poisson, Gaussian, exponential and feature bandits, "
-                           "every policy with its defaults; a tuning set and a disjoint evaluation set",
-                           o->common, "results/problems", o->horizon, &o->trials, "Trials per problem and policy", 2,
-                           "Rounds per trial for every problem (default 0: each problem's own T, 10,000 to 200,000)");
+  auto* problems = add_common_options(
+      app.add_subcommand("problems", "The problems users bring: Bernoulli, Poisson, Gaussian, exponential and feature "
+                                     "bandits, every policy with its defaults; a tuning set and a disjoint evaluation set"),
+      o->common, "results/problems", o->horizon, &o->trials, "Trials per problem and policy", 2,
+      "Rounds per trial for every problem (default 0: each problem's own T, 10,000 to 200,000)");
   add_choice(*problems, "--set", *set,
              "evaluation: the problems defaults are judged on (default --seed 2026); tuning: the few a developer may "
              "look at while choosing them (default --seed 7), no arm mean in common",
