@@ -3,23 +3,27 @@ include(CMakePackageConfigHelpers)
 set(SABANDIT_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/sabandit"
     CACHE STRING "Where sabanditConfig.cmake is installed")
 
-install(TARGETS sabandit sabandit_sim sabandit_instances EXPORT sabandit-targets)
-install(FILES "${PROJECT_SOURCE_DIR}/cmake/sabandit_instances.cpp"
-        DESTINATION "${CMAKE_INSTALL_DATADIR}/sabandit")
+install(TARGETS sabandit sabandit_sim EXPORT sabandit-targets)
+# The declared instances' sources: sabanditConfig.cmake builds sabandit::instances from them.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/cmake/instances/"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/sabandit/instances" FILES_MATCHING PATTERN "*.cpp")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/sabandit" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT sabandit-targets NAMESPACE sabandit:: FILE sabanditTargets.cmake
         DESTINATION "${SABANDIT_INSTALL_CMAKEDIR}")
 
+set(SABANDIT_INSTANCES_DIR "${CMAKE_INSTALL_DATADIR}/sabandit/instances")
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/sabanditConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/sabanditConfig.cmake"
-  INSTALL_DESTINATION "${SABANDIT_INSTALL_CMAKEDIR}")
+  INSTALL_DESTINATION "${SABANDIT_INSTALL_CMAKEDIR}"
+  PATH_VARS SABANDIT_INSTANCES_DIR)
 # 0.x: minor versions may break the API.
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/sabanditConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES "${PROJECT_BINARY_DIR}/sabanditConfig.cmake"
               "${PROJECT_BINARY_DIR}/sabanditConfigVersion.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/sabandit-instances.cmake"
         DESTINATION "${SABANDIT_INSTALL_CMAKEDIR}")
 
 # pkg-config files that find their prefix from where they are (${pcfiledir}), so an install

@@ -9,18 +9,15 @@
 /// unit with one TS-SA costs to compile (docs/performance.md, "Compile cost"). Including this
 /// header (or one policy's, sabandit/instances/ts_sa.hpp or ts_sgld.hpp) instead of the policy
 /// headers declares those instances `extern template` ([temp.explicit]): the compiler calls
-/// them instead of compiling them. Exactly one translation unit of the program defines them:
+/// them instead of compiling them, and cannot inline them into the caller's loop. One
+/// translation unit of the program defines each instance that the program uses, e.g.
 ///
-///     #include <sabandit/instances.hpp>
-///     SABANDIT_LANGEVIN_INSTANCES(template)
+///     #include <sabandit/instances/ts_sa.hpp>
+///     SABANDIT_POLICY_INSTANCES(template, sabandit::ts_sa<sabandit::bernoulli_model>)
 ///
-/// The CMake target sabandit::instances compiles that file into the target that links it:
-/// link it to one target of each program. Another model, schedule, gradient source or engine
-/// compiles where it is used, as without this header: only the instances listed are declared.
+/// cmake/instances/ has one such file per instance; the CMake target sabandit::instances is a
+/// static library of them, built in the consumer's build. Another model, schedule, gradient
+/// source or engine compiles where it is used, as without this header: only the instances
+/// listed are declared.
 #include "sabandit/instances/ts_sa.hpp"
 #include "sabandit/instances/ts_sgld.hpp"
-
-/// Both policies' instances, declared (KEYWORD `extern template`) or defined (`template`).
-#define SABANDIT_LANGEVIN_INSTANCES(KEYWORD)              \
-  SABANDIT_MODEL_INSTANCES(KEYWORD, sabandit::ts_sa)      \
-  SABANDIT_MODEL_INSTANCES(KEYWORD, sabandit::ts_sgld)

@@ -1,8 +1,10 @@
 # The declared instances save compile time only if a translation unit that includes
 # sabandit/instances.hpp calls them instead of compiling them. This looks, with nm, for a
-# definition of a declared member (the constructors, select, update of ts_sa and ts_sgld) in
-# such a unit's object file, and fails naming it: an inline definition (a body moved back into
-# the class) would be compiled again there.
+# definition in such a unit's object file of a function of the Langevin policies (ts_sa,
+# ts_sgld), of their core (langevin::core) or of the Thompson-style decision that select()
+# runs (detail::gaussian_scores), destructors excepted, and fails naming it: a constructor,
+# select or update whose body is back inside its class is inline, so it (or what it calls)
+# would be compiled in every unit again.
 # Invoked as: cmake -DNM=<nm> -DOBJECTS=<object files> -P no_definitions.cmake
 execute_process(COMMAND "${NM}" -C --defined-only ${OBJECTS} OUTPUT_VARIABLE symbols
                 RESULT_VARIABLE status)
@@ -12,7 +14,10 @@ endif()
 string(REPLACE "\n" ";" symbols "${symbols}")
 set(compiled "")
 foreach(symbol IN LISTS symbols)
-  if(symbol MATCHES "sabandit::(ts_sa|ts_sgld)<[^(]*>::(ts_sa|ts_sgld|select<|update<)")
+  # The function's own name starts the symbol or follows its return type (a space); inside a
+  # template's arguments it would follow '<' or ", ".
+  if(symbol MATCHES "(^| )sabandit::(ts_sa<|ts_sgld<|langevin::core<|detail::gaussian_scores::)"
+     AND NOT symbol MATCHES "::~")
     list(APPEND compiled "${symbol}")
   endif()
 endforeach()

@@ -1,6 +1,6 @@
 #pragma once
 // TS-SA's declared instances (sabandit/instances.hpp explains them): ts_sa over the Gaussian,
-// Bernoulli and Poisson models, declared here; cmake/sabandit_instances.cpp defines them.
+// Bernoulli and Poisson models, declared here; cmake/instances/ defines them.
 #include "sabandit/instances/policy_instances.hpp"
 #include "sabandit/policies/ts_sa.hpp"
 
