@@ -175,6 +175,25 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
   return r;
 }
 
+/// X(P, Env) for each policy bound in conjugate.cpp and each environment type: the
+/// simulate_copies that conjugate_simulations.cpp compiles and conjugate.cpp declares extern, so
+/// that their round loops are compiled apart from the bindings (see python/CMakeLists.txt).
+#define SABANDIT_PYTHON_CONJUGATE_SIMULATIONS(X)                                         \
+  SABANDIT_PYTHON_FOR_MODELS(X, thompson)                                                \
+  SABANDIT_PYTHON_FOR_MODELS(X, epsilon_ts)                                              \
+  SABANDIT_PYTHON_FOR_MODELS(X, kl_ucb)
+#define SABANDIT_PYTHON_FOR_MODELS(X, Policy)                                            \
+  SABANDIT_PYTHON_FOR_ENVS(X, Policy<gaussian_model>)                                    \
+  SABANDIT_PYTHON_FOR_ENVS(X, Policy<bernoulli_model>)                                   \
+  SABANDIT_PYTHON_FOR_ENVS(X, Policy<poisson_model>)
+#define SABANDIT_PYTHON_FOR_ENVS(X, P) \
+  X(P, normal_env) X(P, mixture_env) X(P, bernoulli_env) X(P, poisson_env)
+/// The explicit instantiation of simulate_copies<P, Env>; `extern` before it declares it.
+#define SABANDIT_PYTHON_SIMULATE_COPIES(P, Env)                                          \
+  template simulation_result simulate_copies(const P&, const Env&, Eigen::Index,         \
+                                             Eigen::Index, std::uint64_t, unsigned,      \
+                                             Eigen::Index);
+
 /// The saved text of a policy (docs/state-format.md).
 template <class P>
 std::string saved_text(const P& policy) {

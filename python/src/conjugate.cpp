@@ -3,6 +3,11 @@
 
 namespace sabandit::python {
 
+// sabandit.simulate of these policies is compiled in conjugate_simulations.cpp.
+#define SABANDIT_PYTHON_EXTERN_SIMULATE_COPIES(P, Env) extern SABANDIT_PYTHON_SIMULATE_COPIES(P, Env)
+SABANDIT_PYTHON_CONJUGATE_SIMULATIONS(SABANDIT_PYTHON_EXTERN_SIMULATE_COPIES)
+#undef SABANDIT_PYTHON_EXTERN_SIMULATE_COPIES
+
 namespace {
 
 /// The conjugate prior from a (a, b) pair: normal (mean, variance), beta (alpha, beta),
