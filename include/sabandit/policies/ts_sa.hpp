@@ -158,7 +158,6 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
   /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
-
   /// During the warm-up, the warm-up's arm (round-robin); then lines 4-5: one scalar normal per arm, argmax (ties to the lowest index).
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen);
