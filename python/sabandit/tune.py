@@ -156,7 +156,13 @@ def run_study(study, args, env, num_arms, gap, policy, log=print):
         if complete >= args.trials:
             return complete
         if complete + running >= args.trials:
-            optuna.storages.fail_stale_trials(study)  # a dead worker's trial frees its slot
+            # A dead worker's trial frees its slot. Every waiting worker does this, so two may
+            # fail the same stale trial: the second one's loss of that race is harmless.
+            try:
+                optuna.storages.fail_stale_trials(study)
+            except (RuntimeError, AssertionError) as error:
+                if not _lost_race_for_stale_trial(error):
+                    raise
             time.sleep(args.poll)
             continue
         # ValueError: a configuration that diverges (TS-SGLD with a large h) fails its trial,
@@ -166,12 +172,17 @@ def run_study(study, args, env, num_arms, gap, policy, log=print):
         except (RuntimeError, AssertionError) as error:
             # Another worker failed this trial as stale (no heartbeat for --grace seconds, e.g.
             # on an overloaded machine): its result is discarded and its slot runs again.
-            # Optuna 3.1 reports this as "Trial#N has already finished" or, from the finally
-            # block of its _run_trial, as AssertionError("Should not reach.").
-            if "already finished" not in str(error) and "Should not reach" not in str(error):
+            if not _lost_race_for_stale_trial(error):
                 raise
             log(f"{study.study_name}: a trial of this worker was failed as stale by another; "
                 "its result is discarded", file=sys.stderr)
+
+
+def _lost_race_for_stale_trial(error):
+    """Whether `error` is Optuna 3.1 saying that another worker already finished the trial this
+    one tried to update: "Trial#N has already finished", or AssertionError("Should not reach.")
+    from the finally block of its _run_trial."""
+    return "already finished" in str(error) or "Should not reach" in str(error)
 
 
 def open_study(storage, name, args):

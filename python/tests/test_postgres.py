@@ -63,13 +63,12 @@ def postgres_url():
         shutil.rmtree(root, ignore_errors=True)
 
 
-def start_worker(url, index):
-    # TS-SGLD: each trial simulates 8 x 20,000 rounds of 10 chains (about 0.5 s), long enough to
-    # be killed in.
+def start_worker(url, index, horizon=20000):
+    # TS-SGLD: each trial simulates 8 x `horizon` rounds of 10 chains (about 0.5 s at 20,000).
     return subprocess.Popen(
         [sys.executable, "-m", "sabandit.tune", "run", "--storage", url, "--quiet", "--worker", str(index),
          "--threads", "1", "--policies", "TS-SGLD", "--trials", str(BUDGET), "--runs", "8",
-         "--horizon", "20000", "--heartbeat", "1", "--grace", "8", "--poll", "0.2"],
+         "--horizon", str(horizon), "--heartbeat", "1", "--grace", "8", "--poll", "0.2"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -82,13 +81,15 @@ def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
     # Create the study first, so that the workers do not race to create the tables.
     optuna.create_study(study_name=name, storage=postgres_url, direction="minimize")
     study = optuna.load_study(study_name=name, storage=postgres_url)
-    workers = [start_worker(postgres_url, i) for i in range(3)]
+    # Worker 0, the victim, runs trials 20 times longer (about 10 s): the kill lands at most 4 s
+    # into one (in practice its first, while the others complete their first four), so it cannot
+    # complete first. Killing trials of the workers' common length (0.5 s) raced with their
+    # completion, however early the kill: two CI runs saw the victim complete first.
+    workers = [start_worker(postgres_url, 0, horizon=400000)] + [start_worker(postgres_url, i) for i in (1, 2)]
     complete, running = optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.RUNNING
 
-    # Kill worker 0 while it runs a trial, once some trials have completed: at most 0.2 s into
-    # the trial (Optuna stamps its start with this machine's clock), so that the kill lands
-    # before the trial (about 0.5 s) can complete. Killing any trial seen RUNNING raced with its
-    # completion: a CI run saw the kill land just after the victim completed.
+    # Kill worker 0 while it runs a trial, once some trials have completed (Optuna stamps a
+    # trial's start with this machine's clock).
     deadline, victim = time.monotonic() + 120, None
     while time.monotonic() < deadline and victim is None and workers[0].poll() is None:
         done = trials(study, complete)
@@ -96,7 +97,7 @@ def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
         busy = [t for t in study.get_trials(deepcopy=False)
                 if t.state == running and t.user_attrs.get("worker") == 0
                 and t.datetime_start is not None
-                and (now - t.datetime_start).total_seconds() < 0.2]
+                and (now - t.datetime_start).total_seconds() < 4.0]
         if len(done) >= 4 and busy:
             workers[0].send_signal(signal.SIGKILL)
             victim = busy[0].number
@@ -106,7 +107,7 @@ def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
         for w in workers:
             w.kill()
         outputs = "\n".join(w.communicate()[0] for w in workers)
-        pytest.fail("worker 0 was never seen in the first 0.2 s of a trial while 4 completed; "
+        pytest.fail("worker 0 was never seen in the first 4 s of a trial once 4 completed; "
                     "the workers said:\n" + outputs)
     workers[0].wait(timeout=10)
     # Dead now: if its trial is still RUNNING, nothing will complete it; the others must fail it.
@@ -123,6 +124,6 @@ def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
     assert not trials(study, running)  # the killed worker's trial was failed (stale heartbeat)
     state_of_victim = next(t.state for t in final if t.number == victim)
     assert state_of_victim == (optuna.trial.TrialState.FAIL if victim_was_running else complete)
-    assert victim_was_running  # the kill landed mid-trial (trials last about 0.5 s)
+    assert victim_was_running  # the kill landed mid-trial (the victim's trials last about 10 s)
     # The study is usable: its best trial is one of the complete ones.
     assert study.best_trial.number in done

@@ -70,3 +70,44 @@ def test_paper_protocol_writes_one_section_per_setting(tmp_path):
     for header in ["[K = 10, gap = 0.1]", "[K = 10, gap = 0.5]", "[K = 50, gap = 0.1]", "[K = 50, gap = 0.5]"]:
         assert header in text
     assert text.count("TS-SA.h = ") == 4 and text.count("TS-SA.alpha = ") == 4
+
+
+def waiting_worker_args():
+    """run's options for one worker on a study whose budget (one trial) another worker's
+    RUNNING trial holds, so that this worker waits and fails stale trials."""
+    args = tune.parser().parse_args(["run", "--policies", "TS", "--trials", "1", "--runs", "2",
+                                     "--horizon", "50", "--threads", "1", "--quiet"])
+    args.poll = 0.0
+    return args
+
+
+def test_a_worker_that_loses_the_race_to_fail_a_stale_trial_goes_on(monkeypatch):
+    # Every waiting worker fails stale trials, so two can fail the same one; Optuna tells the
+    # later one "Trial#N has already finished" (a CI run of 3 workers on PostgreSQL saw this
+    # end the worker). Here the other worker wins the race inside our fake.
+    study = optuna.create_study(direction="minimize")
+    stale = study.ask()  # a dead worker's trial: RUNNING, never told
+    calls = []
+
+    def fail_stale_trials_after_another_worker(s):
+        calls.append(s)
+        study.tell(stale, state=optuna.trial.TrialState.FAIL)  # the other worker wins...
+        raise RuntimeError(f"Trial#{stale.number} has already finished and can not be updated.")
+
+    monkeypatch.setattr(optuna.storages, "fail_stale_trials", fail_stale_trials_after_another_worker)
+    complete = tune.run_study(study, waiting_worker_args(), "SGR", 10, 0.5, "TS")
+    assert complete == 1 and len(calls) == 1  # ...and this one took the freed slot
+    states = [t.state for t in study.get_trials(deepcopy=False)]
+    assert states == [optuna.trial.TrialState.FAIL, optuna.trial.TrialState.COMPLETE]
+
+
+def test_other_errors_from_failing_stale_trials_still_end_the_worker(monkeypatch):
+    study = optuna.create_study(direction="minimize")
+    study.ask()
+
+    def broken_storage(s):
+        raise RuntimeError("could not connect to server")
+
+    monkeypatch.setattr(optuna.storages, "fail_stale_trials", broken_storage)
+    with pytest.raises(RuntimeError, match="could not connect"):
+        tune.run_study(study, waiting_worker_args(), "SGR", 10, 0.5, "TS")
