@@ -1,8 +1,11 @@
 // Regressions found by the fuzz targets (tests/fuzz/, scripts/fuzz): each case is the smallest
 // input that broke a guarantee of docs/guarantees.md, rewritten as a plain test.
+#include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "sabandit/sabandit.hpp"
 #include "support/catch.hpp"
@@ -31,6 +34,13 @@ bool draws_whenever_accepted(const Params& params, double reward, int rounds = 5
     REQUIRE((arm == 0 || arm == 1));
   }
   return true;
+}
+
+template <class Policy>
+std::string saved(const Policy& policy) {
+  std::ostringstream out;
+  state::save(out, policy);
+  return out.str();
 }
 
 }  // namespace
@@ -82,4 +92,65 @@ TEST_CASE("a huge K with an invalid window or batch size throws before allocatin
   // The documented exception for the size itself, whatever the other parameters.
   CHECK_THROWS_AS(ts_sa<>(huge, {.window = -1}), std::length_error);
   CHECK_THROWS_AS(ts_sgld<>(huge, {.batch_size = -1}), std::length_error);
+}
+
+// langevin_policies found it (tests/fuzz/corpus/langevin_policies/4254fb3f...): TS-SA with a
+// feature entry of 4.4e262 saved a state that restore rejected, "the decision score of arm 0
+// is not finite". |phi_0| was computed as sqrt(squaredNorm), whose square overflows, so line
+// 4's spread sqrt(tau / n) |phi_0| was +inf although every input was finite.
+TEST_CASE("TS-SA: a finite feature whose square overflows has a finite decision spread, and its "
+          "state restores (fuzz finding)",
+          "[guarantees][ts_sa][state][fuzz]") {
+  Eigen::MatrixXd features(2, 2);
+  features << 4.4207816532211711e+262, 0.75,  //
+      0.75, 0.75;
+  for (const auto metric : {step_metric::identity, step_metric::fisher}) {
+    CAPTURE(static_cast<int>(metric));
+    const ts_sa<gaussian_model>::params p{.warmup = 5, .temperature = 0.75,
+                                          .init = initialisation::prior,
+                                          .prior = {0.75, 0.75}, .metric = metric};
+    ts_sa<gaussian_model> policy(features, p, gaussian_model(0.75));
+    xoshiro256pp gen(4);
+    for (int pull = 0; pull < 5; ++pull)  // the warm-up: theta_a from the prior (line 1)
+      for (Eigen::Index arm = 0; arm < 2; ++arm) policy.update(arm, 0.75, gen);
+    REQUIRE(policy.decision_spreads().allFinite());
+    if (metric == step_metric::identity) {
+      // sqrt(tau / n) |phi_0| with |phi_0| = 4.4207816532211711e262 to 1e-16 relative (the
+      // 0.75 adds 1.4e-526 to it): a relative error of a few ulps from the scaled norm.
+      CHECK(policy.decision_spreads()(0) ==
+            Approx(std::sqrt(0.75 / 5.0) * 4.4207816532211711e+262).epsilon(1e-14));
+    }
+    std::istringstream in(saved(policy));
+    ts_sa<gaussian_model> restored(Eigen::MatrixXd::Identity(2, 2), {}, gaussian_model(1.0));
+    REQUIRE_NOTHROW(state::restore(in, restored));
+    CHECK(saved(restored) == saved(policy));
+    CHECK((restored.decision_spreads() == policy.decision_spreads()).all());
+  }
+}
+
+// The same guarantee where the spread itself passes the largest double: in the identity metric,
+// tau = 1e100 (its bound) and |phi_0| = 1e300 give sqrt(1e100 / 2) 1e300 = 7.1e349. The update that would store it
+// (the arm's last warm-up pull) throws std::domain_error naming it, and leaves the policy as it
+// was; before, it stored the infinite spread and saved a state that restore rejects.
+TEST_CASE("TS-SA: an update that would make a decision score infinite throws and changes nothing",
+          "[guarantees][ts_sa][errors][fuzz]") {
+  Eigen::MatrixXd features(2, 2);
+  features << 1e300, 1.0,  //
+      0.0, 0.0;
+  // theta_0 ~ N(0, 1e-100): <phi_0, theta_0> is about 1e250, finite, like the model's mean.
+  const ts_sa<gaussian_model>::params p{.warmup = 2, .temperature = 1e100,
+                                        .init = initialisation::prior, .prior = {0.0, 1e-100},
+                                        .metric = step_metric::identity};
+  ts_sa<gaussian_model> policy(features, p, gaussian_model(1.0));
+  xoshiro256pp gen(4);
+  policy.update(0, 0.5, gen);
+  const std::string before = saved(policy);
+  CHECK_THROWS_AS(policy.update(0, 0.5, gen), std::domain_error);
+  CHECK_THROWS_WITH(policy.update(0, 0.5, gen),
+                    Catch::Contains("decision score (Alg. 1 line 4) of arm 0"));
+  CHECK(saved(policy) == before);
+  // Arm 1's spread, sqrt(1e100 / 2) 1 = 7.1e49, is finite: it stores as usual.
+  policy.update(1, 0.5, gen);
+  policy.update(1, 0.5, gen);
+  CHECK(std::isfinite(policy.decision_spreads()(1)));
 }

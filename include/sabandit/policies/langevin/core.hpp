@@ -189,9 +189,14 @@ class core {
         trial_(phi_.rows()) {
     // |phi_a| column by column: what colwise().norm() computes (its norm functor has no packet
     // path, so each column is reduced as col(a).norm()), the same bits without Eigen's
-    // partial-reduction machinery to compile.
-    for (Eigen::Index a = 0; a < phi_.cols(); ++a)
-      phi_norm_(a) = std::as_const(phi_).col(a).norm();
+    // partial-reduction machinery to compile. A finite column whose squares overflow (an entry
+    // past 1e154) takes stableNorm, which scales first: an infinite |phi_a| made line 4's
+    // spread infinite (a fuzz finding).
+    for (Eigen::Index a = 0; a < phi_.cols(); ++a) {
+      const auto column = std::as_const(phi_).col(a);
+      phi_norm_(a) = column.norm();
+      if (std::isinf(phi_norm_(a))) phi_norm_(a) = column.stableNorm();
+    }
     averager_.validate(settings.warmup);
     detail::validate(settings.prior_rewards, "prior_rewards");
     if (!WindowMeanRewardModel<Model> && !settings.prior_rewards.empty())
@@ -228,7 +233,7 @@ class core {
         ar.require(self.source_.holds(a, pulls),
                    "the gradient source of arm " + std::to_string(a) +
                        " does not hold the rewards its pull count leaves");
-        if (pulls >= self.settings_.warmup) self.store(a, self.theta_.col(a), pulls);
+        if (pulls >= self.settings_.warmup) self.store(a, pulls);
       }
     }
   }
@@ -363,15 +368,25 @@ class core {
   /// Stores theta_a = `theta` for an arm with `pulls` pulls and sets its score distribution.
   /// A non-finite iterate is reported, never stored (Theta and the scores stay as they were).
   /// So is one whose model mean is not finite (a Poisson log-mean past 709): from there every
-  /// later round would throw, and restore rejects such a state (state/persist.hpp).
+  /// later round would throw, and restore rejects such a state (state/persist.hpp). So is one
+  /// whose decision score is not finite (line 4's spread past the largest double), which
+  /// restore rejects too: a state that saves must restore.
   void commit(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
-    require_storable(arm, theta);
-    store(arm, theta, pulls);
+    const double eta = storable_predictor(arm, theta);
+    const auto law = decision_at(arm, theta, eta, pulls);
+    if (!law.finite()) throw_non_finite(decision_score, arm, spread_remedy);
+    theta_.col(arm) = theta;
+    predictors_(arm) = eta;
+    scores_.set(arm, law.center, law.spread, law.tilt);
   }
   /// The same for every arm at once (column a for arm a): all or nothing, so a chain that
   /// diverges leaves every arm as it was.
   void commit_all(const Eigen::MatrixXd& thetas) {
-    for (Eigen::Index a = 0; a < num_arms(); ++a) require_storable(a, thetas.col(a));
+    for (Eigen::Index a = 0; a < num_arms(); ++a) {
+      (void)storable_predictor(a, thetas.col(a));
+      if (!std::isfinite(spread(a, stats_.count(a))))
+        throw_non_finite(decision_score, a, spread_remedy);
+    }
     theta_ = thetas;
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
       predictors_(a) = phi_.col(a).dot(theta_.col(a));
@@ -503,25 +518,38 @@ class core {
                     std::numeric_limits<double>::min());
   }
 
-  void store(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
-    theta_.col(arm) = theta;
+  // A restored arm's decision, rebuilt as commit() computed it; restore checks it is finite.
+  void store(Eigen::Index arm, Eigen::Index pulls) {
+    const auto theta = theta_.col(arm);
+    predictors_(arm) = phi_.col(arm).dot(theta);
+    const auto law = decision_at(arm, theta, predictors_(arm), pulls);
+    scores_.set(arm, law.center, law.spread, law.tilt);
+  }
+
+  // The distribution of arm a's decision score (Alg. 1 line 4): centre + spread z, tilted.
+  struct score_law {
+    double center, spread, tilt = 0.0;
+    [[nodiscard]] bool finite() const noexcept {
+      return std::isfinite(center) && std::isfinite(spread) && std::isfinite(tilt);
+    }
+  };
+  // The decision of an arm with `pulls` pulls at iterate `theta`, whose linear predictor is
+  // `eta`. Reads only phi, the model and the settings (and writes the chain's scratch), so
+  // that commit can check it before storing anything; `theta` may be work_.
+  template <class Theta>
+  [[nodiscard]] score_law decision_at(Eigen::Index arm, const Theta& theta, double eta,
+                                     Eigen::Index pulls) {
+    if (settings_.metric != step_metric::fisher)
+      return {eta, spread(arm, static_cast<double>(pulls))};
+    // line 4: tau / J on eta
     const auto phi = phi_.col(arm);
-    const auto stored = theta_.col(arm);
-    predictors_(arm) = phi.dot(stored);
-    if (settings_.metric == step_metric::fisher) {  // line 4: tau / J on eta
-      const double eta = predictors_(arm);
-      const double information =
-          posterior_information(arm, stored, eta, static_cast<double>(pulls));
-      const double sd = std::sqrt(settings_.decision_temperature / information);
-      if constexpr (NormalizingCoordinateModel<Model>) {  // the same law, less skewed
-        scores_.set(arm, model_.normalizing_coordinate(detail::mean_at(model_, phi, stored, eta)),
-                    detail::normalizing_slope_at(model_, phi, stored, eta) * sd);
-      } else {  // the same, in the coordinate of constant curvature (models/information.hpp)
-        scores_.set(arm, predictors_(arm), sd,
-                    normalizing_curvature(model_, phi, stored, proposal_, trial_, grad_));
-      }
-    } else {
-      scores_.set(arm, predictors_(arm), spread(arm, static_cast<double>(pulls)));
+    const double information = posterior_information(arm, theta, eta, static_cast<double>(pulls));
+    const double sd = std::sqrt(settings_.decision_temperature / information);
+    if constexpr (NormalizingCoordinateModel<Model>) {  // the same law, less skewed
+      return {model_.normalizing_coordinate(detail::mean_at(model_, phi, theta, eta)),
+              detail::normalizing_slope_at(model_, phi, theta, eta) * sd};
+    } else {  // the same, in the coordinate of constant curvature (models/information.hpp)
+      return {eta, sd, normalizing_curvature(model_, phi, theta, proposal_, trial_, grad_)};
     }
   }
   // The decision's spread of an arm with `pulls` pulls in the identity metric:
@@ -533,9 +561,13 @@ class core {
     return std::sqrt(settings_.decision_temperature / pulls) * phi_norm_(arm);
   }
   static constexpr double max_step_sds = 8.0;
-  // What commit stores, and restore accepts: a finite iterate with a finite model mean.
+  static constexpr const char* decision_score = "the decision score (Alg. 1 line 4) of arm ";
+  static constexpr const char* spread_remedy =
+      "lower temperature (tau) or rescale the features (line 4's spread grows with both)";
+  // What commit stores, and restore accepts: a finite iterate with a finite model mean. Returns
+  // the iterate's linear predictor <phi_a, theta>.
   template <class Theta>
-  void require_storable(Eigen::Index arm, const Theta& theta) const {
+  [[nodiscard]] double storable_predictor(Eigen::Index arm, const Theta& theta) const {
     if (!theta.allFinite()) throw_non_finite("the Langevin iterate of arm ", arm);
     const auto phi = phi_.col(arm);
     // A finite iterate can still overflow <phi, theta>, the decision's centre (line 5), which
@@ -544,10 +576,13 @@ class core {
     if (!std::isfinite(eta)) throw_non_finite("the linear predictor at the Langevin iterate of arm ", arm);
     if (!std::isfinite(detail::mean_at(model_, phi, theta, eta)))
       throw_non_finite("the model's mean at the Langevin iterate of arm ", arm);
+    return eta;
   }
-  [[noreturn]] static void throw_non_finite(const char* what, Eigen::Index arm) {
+  [[noreturn]] static void throw_non_finite(
+      const char* what, Eigen::Index arm,
+      const char* remedy = "reduce step_size (h) or check the model") {
     throw std::domain_error("sabandit: " + std::string(what) + std::to_string(arm) +
-                            " became non-finite; reduce step_size (h) or check the model");
+                            " became non-finite; " + remedy);
   }
   static Eigen::MatrixXd validated_features(Eigen::MatrixXd features, Eigen::Index source_size) {
     detail::require_at_least<Eigen::Index>("features.rows() (dimension d)", features.rows(), 1);
