@@ -61,7 +61,8 @@ inline void write_file(const fs::path& path, const std::string& content) {
   if (::close(fd) != 0) throw_errno("cannot write " + path.string(), errno);  // a delayed error (NFS)
 }
 
-constexpr const char* staging_prefix = ".reproduce_paper-staging-";
+// One prefix for every example program (reproduce_paper, problem_suite, contextual_benchmark).
+constexpr const char* staging_prefix = ".sabandit-staging-";
 
 /// Removes staging folders left by a process that no longer exists (killed with SIGKILL).
 inline void remove_stale_staging(const fs::path& out) {

@@ -189,7 +189,7 @@ void check_signal_stops_job(int signal, const fs::path& out) {
     for (int i = 0; i < 2000; ++i) {
       bool staged = false;
       for (const auto& entry : fs::directory_iterator(out)) {
-        staged = staged || entry.path().filename().string().rfind(".reproduce_paper-staging-", 0) == 0;
+        staged = staged || entry.path().filename().string().rfind(".sabandit-staging-", 0) == 0;
       }
       if (staged) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -256,9 +256,9 @@ TEST_CASE("a full disk while plotting names the errno text", "[reproduce][output
 TEST_CASE("a stale staging folder of a dead process is cleaned up", "[reproduce][output]") {
   const auto out = test_files::scratch("output_stale");
   // A pid beyond pid_max (4194304 on Linux) belongs to no process.
-  fs::create_directories(out / ".reproduce_paper-staging-99999999-0");
-  std::ofstream(out / ".reproduce_paper-staging-99999999-0" / "figure1.csv.tmp") << "half";
+  fs::create_directories(out / ".sabandit-staging-99999999-0");
+  std::ofstream(out / ".sabandit-staging-99999999-0" / "figure1.csv.tmp") << "half";
   (void)repro::run_figure1(small_job(out, false));
-  CHECK_FALSE(fs::exists(out / ".reproduce_paper-staging-99999999-0"));
+  CHECK_FALSE(fs::exists(out / ".sabandit-staging-99999999-0"));
   CHECK(fs::exists(out / "figure1.csv"));
 }
