@@ -154,3 +154,24 @@ TEST_CASE("TS-SA: an update that would make a decision score infinite throws and
   policy.update(1, 0.5, gen);
   CHECK(std::isfinite(policy.decision_spreads()(1)));
 }
+
+// A probe's finding, within reach of the fuzzers (1e150 is in their table of doubles): six
+// rewards of 1e150 sum, rounded, to more than fl(6 x 1e150), which restore took for a sum beyond
+// its count times the reward bound, so the state saved but did not restore. Every policy keeps
+// these statistics (policies/common/arm_statistics.hpp); counts 6, 12, 13 and 24 failed.
+TEST_CASE("rewards at the bound, summed with rounding, save a state that restores (probe finding)",
+          "[guarantees][state][fuzz]") {
+  for (const double bound : {1e150, -1e150}) {
+    for (const int pulls : {6, 12, 13, 24, 100}) {
+      CAPTURE(bound, pulls);
+      ucb policy(1);
+      xoshiro256pp gen(1);
+      for (int i = 0; i < pulls; ++i) policy.update(0, bound, gen);
+      std::istringstream in(saved(policy));
+      ucb restored(1);
+      REQUIRE_NOTHROW(state::restore(in, restored));
+      CHECK(restored.statistics().sums()(0) == policy.statistics().sums()(0));
+    }
+  }
+  // A sum beyond the bound by more than rounding is still refused: state_test.cpp.
+}

@@ -585,6 +585,14 @@ TEST_CASE("restore checks the numeric contract: sums and saved rewards beyond 1e
   ucb u_target(3);
   check_rejected<format_error>(u_target, with_token(saved(u), "statistics.sums", 1, "1e308"),
                                "a reward sum is beyond its count times the reward bound 1e150");
+  // The rounding allowance is n eps relative (arm_statistics.hpp): one pull of 1e150 allows
+  // 1e150 (1 + 2.2e-16), not 1e150 (1 + 1e-13).
+  ucb one(1);
+  one.update(0, 1e150, gen);
+  ucb one_target(1);
+  check_rejected<format_error>(one_target,
+                               with_token(saved(one), "statistics.sums", 1, "1.0000000000001e+150"),
+                               "a reward sum is beyond its count times the reward bound 1e150");
   ts_sa<> sa(4, {.warmup = 2, .window = 3});
   play(sa, gen, env, rewards::gaussian, 40);
   ts_sa<> sa_target(4);

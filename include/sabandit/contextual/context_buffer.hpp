@@ -22,8 +22,12 @@ namespace sabandit::contextual {
 class context_buffer {
  public:
   /// `capacity` pairs in dimension d (capacity >= 1), or the whole history (capacity 0).
+  /// A ring's unused slots hold zeros, which it saves (persist): never uninitialised memory,
+  /// so that the same pairs always save the same text, and restore never reads a NaN.
   context_buffer(Eigen::Index dimension, Eigen::Index capacity)
-      : phis_(dimension, capacity), rewards_(capacity), capacity_(capacity) {}
+      : phis_(Eigen::MatrixXd::Zero(dimension, capacity)),
+        rewards_(Eigen::VectorXd::Zero(capacity)),
+        capacity_(capacity) {}
 
   /// What one push changes, for undo() (a one-step undo log, not persistence).
   struct push_mark {
@@ -32,9 +36,14 @@ class context_buffer {
   };
   /// The state the next push will change.
   [[nodiscard]] push_mark before_push() const noexcept { return {size_, head_}; }
-  /// Undoes the push since before_push(): a bounded buffer that overwrote a slot cannot get the old
-  /// pair back, so callers of a full ring restore it from their own copy (push_aside).
+  /// Undoes the push since before_push(). A ring that was not full gets the zeros of the slot
+  /// it filled back, so that the undone push leaves nothing in what persist saves; one that was
+  /// full cannot get the overwritten pair back, so callers never undo a push into a full ring.
   void undo(const push_mark& mark) noexcept {
+    if (capacity_ != 0 && mark.size < capacity_) {
+      phis_.col(mark.head).setZero();
+      rewards_(mark.head) = 0.0;
+    }
     size_ = mark.size;
     head_ = mark.head;
   }

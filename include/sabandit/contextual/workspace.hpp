@@ -47,9 +47,11 @@ struct workspace {
     try {
       theta = start;
       solver.solve(model, data, prior_variance, options, theta, factor);
-      if (!theta.allFinite())
-        throw std::domain_error("sabandit: a contextual MAP became non-finite; scale the "
-                                "contexts or rewards down");
+      // Its factor too: a finite MAP whose Hessian overflows (a context of 1e200) made the
+      // caller's commit throw after this push, which then stayed in `data` (a probe's finding).
+      if (!theta.allFinite() || !factor.valid())
+        throw std::domain_error("sabandit: a contextual MAP or its Hessian became non-finite; "
+                                "scale the contexts or rewards down");
     } catch (...) {
       data.undo(mark);
       throw;

@@ -46,8 +46,13 @@ class arm_statistics {
     ar.require((self.count_ == self.count_.floor()).all(), "counts must be whole numbers");
     ar.require(self.count_.sum() == static_cast<double>(self.total_),
                "total must be the sum of the counts");
-    // |x| <= bounds::reward for every reward, so a sum of n rewards is at most n times that.
-    ar.require((self.sum_.abs() <= bounds::reward * self.count_).all(),
+    // |x| <= bounds::reward for every reward, so a sum of n rewards is at most n times that,
+    // plus the rounding of its n - 1 additions: at most gamma_(n-1) = (n - 1) u / (1 - (n - 1) u)
+    // relative (Higham, Accuracy and Stability, (4.4)), which n eps (eps = 2u) bounds. Without
+    // it, six rewards of 1e150 summed to more than fl(6 x 1e150) and the state did not restore
+    // (a probe's finding).
+    const Eigen::ArrayXd slack = 1.0 + self.count_ * std::numeric_limits<double>::epsilon();
+    ar.require((self.sum_.abs() <= bounds::reward * self.count_ * slack).all(),
                "a reward sum is beyond its count times the reward bound 1e150");
   }
 
