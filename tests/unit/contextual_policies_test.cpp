@@ -23,6 +23,7 @@
 #include "sabandit/state/persist.hpp"
 #include "support/catch.hpp"
 #include "support/contextual_problems.hpp"
+#include "support/saved_state.hpp"
 
 using namespace sabandit;
 using namespace sabandit::contextual;
@@ -392,15 +393,6 @@ TEMPLATE_TEST_CASE("a restored contextual policy replays the saved one", "[conte
   CHECK_THROWS_WITH(state::restore(other_shape, wider), Catch::Contains("dimension"));
 }
 
-namespace {
-template <class P>
-std::string saved_text(const P& policy) {
-  std::ostringstream out;
-  state::save(out, policy);
-  return out.str();
-}
-}  // namespace
-
 // A probe's finding: contextual TS-SA's window (a ring of B pairs) saves its whole storage, which
 // was uninitialised until filled, so two identical policies saved different texts (heap bits), a
 // restore could read a NaN, and an undone push left its pair in the saved text.
@@ -410,9 +402,9 @@ TEST_CASE("contextual TS-SA's window saves zeros where it holds no pair, also af
     std::vector<Eigen::MatrixXd> junk(8, Eigen::MatrixXd::Constant(3, 4, std::nan("")));
   }
   const contextual::ts_sa<> fresh(1, 3, {.window = 4});
-  const std::string text = saved_text(fresh);
+  const std::string text = test_state::saved(fresh);
   CHECK(text.find("nan") == std::string::npos);
-  CHECK(saved_text(contextual::ts_sa<>(1, 3, {.window = 4})) == text);  // the same every time
+  CHECK(test_state::saved(contextual::ts_sa<>(1, 3, {.window = 4})) == text);  // the same every time
   std::istringstream in(text);
   contextual::ts_sa<> restored(1, 3);
   REQUIRE_NOTHROW(state::restore(in, restored));
@@ -421,10 +413,10 @@ TEST_CASE("contextual TS-SA's window saves zeros where it holds no pair, also af
   // but whose Hessian 1 + 1e400 is not: its push is undone, and the saved text is what it was,
   // slot included (the push stayed in the window when the commit, not the fit, refused).
   contextual::ts_sa<> policy(1, 1, {.window = 4});
-  const std::string before = saved_text(policy);
+  const std::string before = test_state::saved(policy);
   xoshiro256pp gen(1);
   CHECK_THROWS_AS(policy.update(Eigen::VectorXd::Constant(1, 1e200), 0, 1.0, gen), std::domain_error);
-  CHECK(saved_text(policy) == before);
+  CHECK(test_state::saved(policy) == before);
 }
 
 // --- Laplace TS ------------------------------------------------------------------------------

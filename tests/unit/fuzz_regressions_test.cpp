@@ -9,6 +9,7 @@
 
 #include "sabandit/sabandit.hpp"
 #include "support/catch.hpp"
+#include "support/saved_state.hpp"
 
 using namespace sabandit;
 
@@ -36,12 +37,7 @@ bool draws_whenever_accepted(const Params& params, double reward, int rounds = 5
   return true;
 }
 
-template <class Policy>
-std::string saved(const Policy& policy) {
-  std::ostringstream out;
-  state::save(out, policy);
-  return out.str();
-}
+using test_state::saved;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 
 #include "sabandit/sabandit.hpp"
 #include "support/catch.hpp"
+#include "support/saved_state.hpp"
 
 using namespace sabandit;
 
@@ -72,12 +73,7 @@ struct model_of<Policy<Model, Rest...>> {
   using type = Model;
 };
 
-template <class P>
-std::string saved(const P& policy) {
-  std::ostringstream out;
-  sabandit::state::save(out, policy);
-  return out.str();
-}
+using test_state::saved;
 
 // `rounds` ordinary rounds: select, then update with a reward of the arm played.
 template <class P>

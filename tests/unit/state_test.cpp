@@ -18,6 +18,7 @@
 #include "sabandit/sabandit.hpp"
 #include "sabandit/state/files.hpp"
 #include "support/catch.hpp"
+#include "support/saved_state.hpp"
 #include "unit/state_corpus/corpus.hpp"
 
 namespace {
@@ -30,11 +31,7 @@ using sabandit::xoshiro256pp;
 using corpus::draw;
 using corpus::rewards;
 
-std::string saved(const auto& policy) {
-  std::ostringstream out;
-  sabandit::state::save(out, policy);
-  return out.str();
-}
+using test_state::saved;
 
 // Plays `rounds` rounds and returns the arms played.
 template <class Policy>
