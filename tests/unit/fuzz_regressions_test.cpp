@@ -92,63 +92,76 @@ TEST_CASE("a huge K with an invalid window or batch size throws before allocatin
 
 // langevin_policies found it (tests/fuzz/corpus/langevin_policies/4254fb3f...): TS-SA with a
 // feature entry of 4.4e262 saved a state that restore rejected, "the decision score of arm 0
-// is not finite". |phi_0| was computed as sqrt(squaredNorm), whose square overflows, so line
-// 4's spread sqrt(tau / n) |phi_0| was +inf although every input was finite.
-TEST_CASE("TS-SA: a finite feature whose square overflows has a finite decision spread, and its "
-          "state restores (fuzz finding)",
-          "[guarantees][ts_sa][state][fuzz]") {
-  Eigen::MatrixXd features(2, 2);
-  features << 4.4207816532211711e+262, 0.75,  //
-      0.75, 0.75;
-  for (const auto metric : {step_metric::identity, step_metric::fisher}) {
-    CAPTURE(static_cast<int>(metric));
-    const ts_sa<gaussian_model>::params p{.warmup = 5, .temperature = 0.75,
-                                          .init = initialisation::prior,
-                                          .prior = {0.75, 0.75}, .metric = metric};
-    ts_sa<gaussian_model> policy(features, p, gaussian_model(0.75));
+// is not finite": |phi_0|^2 overflowed, so line 4's spread sqrt(tau / n) |phi_0| was +inf
+// although every input was finite. A probe then found the other end: with an entry of 1e-160,
+// |phi|^2 = 1e-320 is subnormal and the Gaussian warm start's theta = phi r / |phi|^2 overflowed,
+// so every update threw and the arm never left its warm-up. The constructor now refuses
+// both, naming the column: |phi_a|^2 must be a normal double.
+TEST_CASE("Langevin policies refuse features whose squared norm is not a normal double "
+          "(fuzz and probe findings)",
+          "[guarantees][ts_sa][ts_sgld][errors][fuzz]") {
+  for (const double entry : {4.4207816532211711e+262, 1e-160, 1e-200, 0.0}) {
+    CAPTURE(entry);
+    Eigen::MatrixXd features(2, 2);
+    features << 0.75, entry,  //
+        0.75, 0.0;
+    CHECK_THROWS_AS(ts_sa<gaussian_model>(features, {}), std::invalid_argument);
+    CHECK_THROWS_WITH(ts_sa<gaussian_model>(features, {}),
+                      Catch::Contains("features.col(1).squaredNorm()") &&
+                          Catch::Contains("must be a normal double"));
+    CHECK_THROWS_WITH(ts_sgld<gaussian_model>(features, {}),
+                      Catch::Contains("features.col(1).squaredNorm()"));
+  }
+  // Just inside both ends: |phi|^2 of 1e306 and 1e-306 are accepted, and play.
+  for (const double entry : {1e153, 1e-153}) {
+    CAPTURE(entry);
+    Eigen::MatrixXd features(1, 2);
+    features << 1.0, entry;
+    ts_sa<gaussian_model> policy(features, {.warmup = 1, .init = initialisation::warm_start});
     xoshiro256pp gen(4);
-    for (int pull = 0; pull < 5; ++pull)  // the warm-up: theta_a from the prior (line 1)
-      for (Eigen::Index arm = 0; arm < 2; ++arm) policy.update(arm, 0.75, gen);
-    REQUIRE(policy.decision_spreads().allFinite());
-    if (metric == step_metric::identity) {
-      // sqrt(tau / n) |phi_0| with |phi_0| = 4.4207816532211711e262 to 1e-16 relative (the
-      // 0.75 adds 1.4e-526 to it): a relative error of a few ulps from the scaled norm.
-      CHECK(policy.decision_spreads()(0) ==
-            Approx(std::sqrt(0.75 / 5.0) * 4.4207816532211711e+262).epsilon(1e-14));
-    }
-    std::istringstream in(saved(policy));
-    ts_sa<gaussian_model> restored(Eigen::MatrixXd::Identity(2, 2), {}, gaussian_model(1.0));
-    REQUIRE_NOTHROW(state::restore(in, restored));
-    CHECK(saved(restored) == saved(policy));
-    CHECK((restored.decision_spreads() == policy.decision_spreads()).all());
+    policy.update(0, 0.5, gen);
+    policy.update(1, 0.5, gen);
+    CHECK(policy.decision_spreads().allFinite());
+    CHECK(policy.decision_centers().allFinite());
   }
 }
 
-// The same guarantee where the spread itself passes the largest double: in the identity metric,
-// tau = 1e100 (its bound) and |phi_0| = 1e300 give sqrt(1e100 / 2) 1e300 = 7.1e349. The update that would store it
-// (the arm's last warm-up pull) throws std::domain_error naming it, and leaves the policy as it
-// was; before, it stored the infinite spread and saved a state that restore rejects.
+namespace {
+// A user's model whose normalizing coordinate (models/information.hpp) is infinite above a
+// mean of 10: the decision's centre at such an iterate is not finite.
+struct bounded_coordinate_model : gaussian_model {
+  bounded_coordinate_model() : gaussian_model(1.0) {}
+  [[nodiscard]] static double normalizing_coordinate(double mu) noexcept {
+    return mu > 10.0 ? std::numeric_limits<double>::infinity() : mu;
+  }
+  [[nodiscard]] static double normalizing_slope(const vector_cref&, const vector_cref&) noexcept {
+    return 1.0;
+  }
+};
+}  // namespace
+
+// A decision score that is not finite is never stored, whatever the model: restore rejects such
+// a state, so it would save a state that does not restore. The update that would store it (the
+// arm's last warm-up pull, whose warm start lands at a mean of 100) throws std::domain_error
+// naming it, and leaves the policy as it was.
 TEST_CASE("TS-SA: an update that would make a decision score infinite throws and changes nothing",
           "[guarantees][ts_sa][errors][fuzz]") {
-  Eigen::MatrixXd features(2, 2);
-  features << 1e300, 1.0,  //
-      0.0, 0.0;
-  // theta_0 ~ N(0, 1e-100): <phi_0, theta_0> is about 1e250, finite, like the model's mean.
-  const ts_sa<gaussian_model>::params p{.warmup = 2, .temperature = 1e100,
-                                        .init = initialisation::prior, .prior = {0.0, 1e-100},
-                                        .metric = step_metric::identity};
-  ts_sa<gaussian_model> policy(features, p, gaussian_model(1.0));
+  ts_sa<bounded_coordinate_model> policy(2, {.warmup = 2});
   xoshiro256pp gen(4);
-  policy.update(0, 0.5, gen);
-  const std::string before = saved(policy);
-  CHECK_THROWS_AS(policy.update(0, 0.5, gen), std::domain_error);
-  CHECK_THROWS_WITH(policy.update(0, 0.5, gen),
-                    Catch::Contains("decision score (Alg. 1 line 4) of arm 0"));
-  CHECK(saved(policy) == before);
-  // Arm 1's spread, sqrt(1e100 / 2) 1 = 7.1e49, is finite: it stores as usual.
-  policy.update(1, 0.5, gen);
-  policy.update(1, 0.5, gen);
-  CHECK(std::isfinite(policy.decision_spreads()(1)));
+  policy.update(0, 1.0, gen);
+  policy.update(0, 1.0, gen);  // arm 0's warm start: a mean of 1, stored
+  policy.update(1, 100.0, gen);
+  const Eigen::MatrixXd theta = policy.parameter_estimates();
+  const Eigen::ArrayXd centers = policy.decision_centers(), spreads = policy.decision_spreads();
+  const Eigen::ArrayXd counts = policy.statistics().counts();
+  CHECK_THROWS_AS(policy.update(1, 100.0, gen), std::domain_error);
+  CHECK_THROWS_WITH(policy.update(1, 100.0, gen),
+                    Catch::Contains("decision score (Alg. 1 line 4) of arm 1"));
+  CHECK(policy.parameter_estimates() == theta);
+  CHECK((policy.decision_centers() == centers).all());
+  CHECK((policy.decision_spreads() == spreads).all());
+  CHECK((policy.statistics().counts() == counts).all());
+  CHECK(policy.select(gen) == 1);  // arm 1 is still in its warm-up: it is played first
 }
 
 // A probe's finding, within reach of the fuzzers (1e150 is in their table of doubles): six

@@ -189,14 +189,9 @@ class core {
         trial_(phi_.rows()) {
     // |phi_a| column by column: what colwise().norm() computes (its norm functor has no packet
     // path, so each column is reduced as col(a).norm()), the same bits without Eigen's
-    // partial-reduction machinery to compile. A finite column whose squares overflow (an entry
-    // past 1e154) takes stableNorm, which scales first: an infinite |phi_a| made line 4's
-    // spread infinite (a fuzz finding).
-    for (Eigen::Index a = 0; a < phi_.cols(); ++a) {
-      const auto column = std::as_const(phi_).col(a);
-      phi_norm_(a) = column.norm();
-      if (std::isinf(phi_norm_(a))) phi_norm_(a) = column.stableNorm();
-    }
+    // partial-reduction machinery to compile.
+    for (Eigen::Index a = 0; a < phi_.cols(); ++a)
+      phi_norm_(a) = std::as_const(phi_).col(a).norm();
     averager_.validate(settings.warmup);
     detail::validate(settings.prior_rewards, "prior_rewards");
     if (!WindowMeanRewardModel<Model> && !settings.prior_rewards.empty())
@@ -369,8 +364,8 @@ class core {
   /// A non-finite iterate is reported, never stored (Theta and the scores stay as they were).
   /// So is one whose model mean is not finite (a Poisson log-mean past 709): from there every
   /// later round would throw, and restore rejects such a state (state/persist.hpp). So is one
-  /// whose decision score is not finite (line 4's spread past the largest double), which
-  /// restore rejects too: a state that saves must restore.
+  /// whose decision score is not finite (its centre or line 4's spread), which restore
+  /// rejects too: a state that saves must restore.
   void commit(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
     const double eta = storable_predictor(arm, theta);
     const auto law = decision_at(arm, theta, eta, pulls);
@@ -563,7 +558,8 @@ class core {
   static constexpr double max_step_sds = 8.0;
   static constexpr const char* decision_score = "the decision score (Alg. 1 line 4) of arm ";
   static constexpr const char* spread_remedy =
-      "lower temperature (tau) or rescale the features (line 4's spread grows with both)";
+      "lower temperature (tau), rescale the features, or check the model's normalizing "
+      "coordinate";
   // What commit stores, and restore accepts: a finite iterate with a finite model mean. Returns
   // the iterate's linear predictor <phi_a, theta>.
   template <class Theta>
@@ -590,10 +586,15 @@ class core {
     require_state(features.cols(), features.rows(), source_size);
     if (!features.allFinite())
       detail::throw_invalid("features", "non-finite entry", "must be finite");
+    // The chains, the decision and the closed-form MAP work with |phi_a|^2, which must be a
+    // normal double: an entry past 1e154 overflowed it (an infinite decision spread, a fuzz
+    // finding) and one below 1e-154 underflowed it (an infinite closed-form MAP, a probe's).
     for (Eigen::Index a = 0; a < features.cols(); ++a) {
-      if (features.col(a).squaredNorm() == 0.0)
-        detail::throw_invalid("features.col(" + std::to_string(a) + ")", "zero vector",
-                              "must be non-zero");
+      const double norm2 = features.col(a).squaredNorm();
+      if (!(norm2 >= std::numeric_limits<double>::min()) || std::isinf(norm2))
+        detail::throw_invalid("features.col(" + std::to_string(a) + ").squaredNorm()", norm2,
+                              "must be a normal double, in [2.2e-308, 1.8e308]: rescale the "
+                              "features (a zero column has no direction to learn)");
     }
     return features;
   }
