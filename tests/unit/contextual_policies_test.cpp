@@ -419,6 +419,51 @@ TEST_CASE("contextual TS-SA's window saves zeros where it holds no pair, also af
   CHECK(test_state::saved(policy) == before);
 }
 
+// A probe's finding: at a context of 1e200, LinUCB with alpha = 0 scored 0 x inf = NaN on every
+// arm (|L^-1 x|^2 overflows) and the tie rule, which compares with ==, always played arm 0;
+// linear TS scored inf - inf. A NaN score is now reported, and the policy is as it was.
+TEST_CASE("a contextual select whose score is NaN throws and changes nothing",
+          "[contextual][errors]") {
+  xoshiro256pp gen(1);
+  SECTION("LinUCB with alpha = 0: 0 x an infinite width") {
+    contextual::linucb<> policy(3, 1, {.alpha = 0.0});
+    const Eigen::ArrayXd scores = policy.scores();
+    CHECK_THROWS_WITH(policy.select(Eigen::VectorXd::Constant(1, 1e200), gen),
+                      Catch::Contains("the score of arm 0 at this context is NaN"));
+    CHECK((policy.scores() == scores).all());
+    CHECK(policy.select(Eigen::VectorXd::Constant(1, 1.0), gen) < 3);
+  }
+  // Pairs that put both coordinates of theta well above 1.8 (ridge: 4 x 10 / (1 + 4) = 8 for
+  // linear TS), so that at x = (1e308, -1e308) the mean score <x, theta> is inf - inf whatever
+  // the noise.
+  const auto learn = [&](auto& policy) {
+    for (int i = 0; i < 4; ++i) {
+      policy.update(Eigen::Vector2d(1.0, 0.0), 0, 10.0, gen);
+      policy.update(Eigen::Vector2d(0.0, 1.0), 0, 10.0, gen);
+    }
+  };
+  const Eigen::Vector2d extreme(1e308, -1e308);
+  SECTION("linear TS: inf - inf") {
+    contextual::linear_ts<> policy(1, 2);
+    learn(policy);
+    const std::string before = test_state::saved(policy);
+    CHECK_THROWS_WITH(policy.select(extreme, gen), Catch::Contains("is NaN"));
+    CHECK(test_state::saved(policy) == before);
+  }
+  SECTION("TS-SGLD: the chains that moved for the decision are not kept") {
+    contextual::ts_sgld<> policy(1, 2);
+    learn(policy);
+    // Its chain starts at the first pair's MAP, (5, 0), and moves in select: a few rounds
+    // bring the second coordinate up too (each step adds about h 4 (10 - theta_2)).
+    for (int t = 0; t < 5; ++t) (void)policy.select(Eigen::Vector2d(1.0, 1.0), gen);
+    const std::string before = test_state::saved(policy);
+    CHECK_THROWS_WITH(policy.select(extreme, gen), Catch::Contains("is NaN"));
+    CHECK(test_state::saved(policy) == before);
+    (void)policy.select(Eigen::Vector2d(1.0, 1.0), gen);
+    CHECK(test_state::saved(policy) != before);  // where a select does move them
+  }
+}
+
 // --- Laplace TS ------------------------------------------------------------------------------
 
 TEST_CASE("Laplace TS's mode is the MAP and its factor the Hessian there, recomputed here",

@@ -7,6 +7,8 @@
 #include <concepts>
 #include <optional>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include <Eigen/Core>
@@ -51,16 +53,24 @@ class policy_core {
               Eigen::Index shared)
       : map_(std::move(map)),
         scores_(Eigen::ArrayXd::Zero(checked_arms(num_arms, map_, per_block, shared))),
+        candidates_(Eigen::ArrayXd::Zero(num_arms)),
         phi_(map_.dimension()),
         params_(validated(p)) {}
 
   /// Checks x, sets scores(a) = score(a, phi(x, a), block of a) for every arm in arm order,
-  /// and returns the argmax with random ties.
+  /// and returns the argmax with random ties. A score that is NaN (an overflow at an extreme
+  /// context: 0 x inf, inf - inf), which no argmax can rank, throws std::domain_error naming
+  /// the arm, and scores() keeps the last select's: the scores are made aside.
   template <class Score, std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index argmax_of(const vector_cref& x, Score&& score, URBG& gen) {
     require_context(x, context_size());
-    for (Eigen::Index a = 0; a < num_arms(); ++a)
-      scores_(a) = score(a, map_.features(x, a, phi_), map_.block(a));
+    for (Eigen::Index a = 0; a < num_arms(); ++a) {
+      candidates_(a) = score(a, map_.features(x, a, phi_), map_.block(a));
+      if (std::isnan(candidates_(a)))
+        throw std::domain_error("sabandit: the score of arm " + std::to_string(a) +
+                                " at this context is NaN (an overflow); scale the contexts down");
+    }
+    scores_.swap(candidates_);
     return argmax_random_ties(scores_, gen);
   }
   /// What an update learns from: phi(x, arm) and the arm's block.
@@ -125,12 +135,13 @@ class policy_core {
                                    Eigen::Index shared) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
     detail::require_state_size("a contextual policy", map.blocks(num_arms), per_block,
-                               shared + 2 * map.dimension() + num_arms);
+                               shared + 2 * map.dimension() + 2 * num_arms);
     return num_arms;
   }
 
   Map map_;
   Eigen::ArrayXd scores_;
+  Eigen::ArrayXd candidates_;  // the next scores, made aside (argmax_of)
   Eigen::VectorXd phi_;  // phi(x, a) for a shared map
   Params params_;
 };

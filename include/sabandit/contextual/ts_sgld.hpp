@@ -92,7 +92,8 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
 
   /// During the warm-up, the first arm with the fewest pulls (round-robin); then every started
   /// block's chain moves N times (all or nothing: std::domain_error if one becomes non-finite,
-  /// the chains then unchanged) and the argmax_a <phi(x, a), theta_k> is played (random ties).
+  /// or if a score is NaN, the chains then unchanged) and the argmax_a <phi(x, a), theta_k> is
+  /// played (random ties).
   /// Throws std::invalid_argument naming "context" for a bad context.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
@@ -103,12 +104,14 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     if (!next_.allFinite())
       throw std::domain_error(
           "sabandit: a contextual TS-SGLD chain became non-finite; reduce step_size (h)");
-    theta_.swap(next_);
-    return this->argmax_of(
+    // The chains' new positions decide, and are kept only if every score is a number.
+    const Eigen::Index arm = this->argmax_of(
         x, [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
-          return phi.dot(theta_.col(block));
+          return phi.dot(next_.col(block));
         },
         gen);
+    theta_.swap(next_);
+    return arm;
   }
 
   /// Appends (phi, r) to the block's history; the block's last warm-up pull starts its chain at
