@@ -86,15 +86,24 @@ inline constexpr std::int64_t round_work = std::int64_t{1} << 28;
 
 namespace sabandit::detail {
 
-// A value as a message shows it: a double with 17 significant digits (what an ostream of
-// precision 17 writes in the classic locale, "%.17g"), an integer in decimal, text as it is.
-// Formatted without a stream, so that a program pays for no stream code to report a bad
-// argument; with to_chars, whose text is printf's in the "C" locale whatever the program's
-// locale (snprintf would write "0,5" after setlocale(LC_NUMERIC, "de_DE"), as Python may do).
+// A value as a message shows it: a double as the shortest text that reads back as exactly it
+// (1e+200, 0.1, 2.2250738585072014e-308; never 9.9999999999999997e+199), in fixed notation for
+// exponents -4 to 15 and scientific beyond, as Python's repr chooses; an integer in decimal,
+// text as it is. Formatted without a stream, so that a program pays for no stream code to
+// report a bad argument; with to_chars, whose text is the same in every locale (snprintf would
+// write "0,5" after setlocale(LC_NUMERIC, "de_DE"), as Python may do).
 [[nodiscard]] inline std::string value_text(double value) {
-  char text[32];
-  const auto written =
-      std::to_chars(text, text + sizeof text, value, std::chars_format::general, 17);
+  char text[32];  // the longest shortest form, -2.2250738585072014e-308, has 24 characters
+  auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::scientific);
+  const std::string_view scientific(text, static_cast<std::size_t>(written.ptr - text));
+  if (const auto e = scientific.find('e'); e != std::string_view::npos) {
+    std::string_view digits = scientific.substr(e + 1);  // "+200", "-05"
+    if (digits.front() == '+') digits.remove_prefix(1);
+    int exponent = 0;
+    std::from_chars(digits.data(), digits.data() + digits.size(), exponent);
+    if (exponent >= -4 && exponent < 16)
+      written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed);
+  }
   return std::string(text, written.ptr);
 }
 template <class C>

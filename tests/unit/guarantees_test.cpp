@@ -1,13 +1,14 @@
 // docs/guarantees.md, tested: the numeric contract (rewards within 1e150, scale
 // parameters within [1e-100, 1e100], h <= 1e6), the strong guarantee of update() and select(),
 // checked integer arithmetic and bounded allocation. Regressions of issue 10 are marked.
+#include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <locale>
-#include <sstream>
 #include <string>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sabandit/sabandit.hpp"
@@ -227,7 +228,7 @@ TEST_CASE("scale parameters are bounded where their products overflow (issue 10)
           "[guarantees][errors]") {
   // Each was accepted and gave garbage: NaN posterior means, +inf, arm 0 forever, late failure.
   CHECK_THROWS_WITH(gaussian_ts(2, {.prior = {0.0, 1e-310}}),
-                    Catch::Contains("prior.variance = 9.99") && Catch::Contains("e-311") &&
+                    Catch::Contains("prior.variance = 1e-310") &&
                         Catch::Contains("[1e-100, 1e100]"));
   CHECK_THROWS_WITH(gaussian_ts(2, {.prior = {1e308, 1.0}}),
                     Catch::Contains("prior.mean = 1e+308") && Catch::Contains("1e150"));
@@ -238,13 +239,13 @@ TEST_CASE("scale parameters are bounded where their products overflow (issue 10)
   CHECK_THROWS_WITH(ts_sgld<>(2, {.step_size = 1e10}), Catch::Contains("step_size (h)"));
   CHECK_THROWS_WITH(ts_sa<>(2, {.temperature = 1e-200}), Catch::Contains("temperature (tau)"));
   CHECK_THROWS_WITH(gaussian_ts(2, {.temperature = 1e101}), Catch::Contains("temperature"));
-  CHECK_THROWS_WITH(gaussian_model(1e-101), Catch::Contains("noise_variance = 1.0000000000000001e-101"));
+  CHECK_THROWS_WITH(gaussian_model(1e-101), Catch::Contains("noise_variance = 1e-101"));
   CHECK_THROWS_WITH(gaussian_model(1e101), Catch::Contains("noise_variance"));
   ts_sgld<>::params bad_prior;
   bad_prior.prior = {0.0, 1e-300};
   CHECK_THROWS_WITH(ts_sgld<>(2, bad_prior), Catch::Contains("prior.variance = 1e-300"));
   bad_prior.prior = {-1e200, 1.0};
-  CHECK_THROWS_WITH(ts_sgld<>(2, bad_prior), Catch::Contains("prior.mean = -9.9999999999999997e+199"));
+  CHECK_THROWS_WITH(ts_sgld<>(2, bad_prior), Catch::Contains("prior.mean = -1e+200"));
 
   // The bounds themselves are accepted, and a flat prior (+inf) still where it is allowed.
   CHECK_NOTHROW(gaussian_ts(2, {.temperature = 1e100, .prior = {1e150, 1e-100}}));
@@ -263,13 +264,13 @@ TEST_CASE("conjugate priors and SA schedules take the same scale bounds (issue 1
   CHECK_THROWS_WITH(thompson<poisson_model>(2, {.prior = {1.0, 1e-310}}),
                     Catch::Contains("prior.rate") && Catch::Contains("[1e-100, 1e100]"));
   CHECK_THROWS_WITH(thompson<poisson_model>(2, {.prior = {1e300, 1.0}}),
-                    Catch::Contains("prior.shape = 1.0000000000000001e+300"));
+                    Catch::Contains("prior.shape = 1e+300"));
   CHECK_THROWS_WITH(thompson<bernoulli_model>(2, {.prior = {1e-200, 1.0}}),
-                    Catch::Contains("prior.alpha = 9.9999999999999998e-201"));
+                    Catch::Contains("prior.alpha = 1e-200"));
   CHECK_THROWS_WITH(thompson<bernoulli_model>(2, {.prior = {1.0, 1e101}}),
                     Catch::Contains("prior.beta"));
   CHECK_THROWS_WITH(polynomial_decay(1e300, 1e300, 0.0, 1.0),
-                    Catch::Contains("polynomial_decay.c1 = 1.0000000000000001e+300"));
+                    Catch::Contains("polynomial_decay.c1 = 1e+300"));
   CHECK_THROWS_WITH(polynomial_decay(1.0, 1e-310, 1.0, 1.0),
                     Catch::Contains("polynomial_decay.c2") && Catch::Contains("[1e-100, 1e100]"));
   CHECK_THROWS_WITH(polynomial_decay(1.0, 1.0, 1e101, 1.0), Catch::Contains("polynomial_decay.c3"));
@@ -425,20 +426,30 @@ template <class T>
 concept shown_in_messages = requires(T value) { detail::value_text(value); };
 }  // namespace
 
-TEST_CASE("an error message shows a value as a classic-locale stream of precision 17 would",
+TEST_CASE("an error message shows a double as the shortest text that reads back as it",
           "[guarantees]") {
-  // errors.hpp formats values without a stream (to_chars); the text must stay what the
-  // messages always showed, which tests, docs and Python users match on.
+  // errors.hpp: shortest round-trip digits, fixed notation for exponents -4 to 15 and
+  // scientific beyond (Python's repr), the same in every locale (to_chars, not a stream).
   constexpr double inf = std::numeric_limits<double>::infinity();
-  for (const double v : {0.1, -0.0, 0.5, 1.0, -3.0, 1e150, 1e151, 1e300, 5e-324, 2.2250738585072014e-308,
-                         std::numeric_limits<double>::max(), 123456789.123, inf, -inf,
-                         std::numeric_limits<double>::quiet_NaN()}) {
-    std::ostringstream stream;
-    stream.imbue(std::locale::classic());
-    stream.precision(17);
-    stream << v;
-    INFO(stream.str());
-    CHECK(detail::value_text(v) == stream.str());
+  const std::vector<std::pair<double, std::string>> shown = {
+      {0.1, "0.1"}, {-0.0, "-0"}, {1.0, "1"}, {-3.0, "-3"}, {123456789.123, "123456789.123"},
+      {1e-4, "0.0001"}, {1e-5, "1e-05"}, {1e15, "1000000000000000"}, {1e16, "1e+16"},
+      {1e150, "1e+150"}, {-1e200, "-1e+200"}, {1e150 * (1 + 1e-13), "1.0000000000001e+150"},
+      {5e-324, "5e-324"}, {2.2250738585072014e-308, "2.2250738585072014e-308"},
+      {std::numeric_limits<double>::max(), "1.7976931348623157e+308"}, {inf, "inf"},
+      {-inf, "-inf"}, {std::numeric_limits<double>::quiet_NaN(), "nan"}};
+  for (const auto& [value, text] : shown) CHECK(detail::value_text(value) == text);
+  // Any finite double reads back exactly: 10^5 random bit patterns, every exponent.
+  xoshiro256pp gen(428);
+  for (int i = 0; i < 100000; ++i) {
+    const double v = std::bit_cast<double>(gen());
+    if (!std::isfinite(v)) continue;
+    const std::string text = detail::value_text(v);
+    double back = 0.0;
+    const auto read = std::from_chars(text.data(), text.data() + text.size(), back);
+    INFO(text);
+    REQUIRE(read.ptr == text.data() + text.size());
+    REQUIRE(std::bit_cast<std::uint64_t>(back) == std::bit_cast<std::uint64_t>(v));
   }
   CHECK(detail::value_text(Eigen::Index{-7}) == "-7");
   CHECK(detail::value_text(std::numeric_limits<std::int64_t>::min()) == "-9223372036854775808");
