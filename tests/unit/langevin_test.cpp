@@ -390,3 +390,24 @@ TEST_CASE("TS-SGLD preconditioned by the Fisher metric is stable where the ident
   // below sigma / 10, and a chain at the posterior picks the worse arm with vanishing odds.
   CHECK(play({.metric = step_metric::fisher}) > 2700);
 }
+
+TEMPLATE_TEST_CASE("a Langevin policy's K-arm constructor keeps the model it is given",
+                   "[langevin]", ts_sa<gaussian_model>, ts_sgld<gaussian_model>) {
+  // As for every other policy, policy(K, params, model) is policy(unit_features(K), params,
+  // model): an independent check wrote ts_sa<gaussian_model>(K, {}, gaussian_model(s2)) for
+  // sigma != 1, and it did not compile. A dropped model would match the unit-variance policy.
+  const gaussian_model noisy(4.0);
+  TestType by_count(3, {}, noisy), by_features(unit_features(3), {}, noisy), unit_variance(3, {});
+  xoshiro256pp gen_count(7), gen_features(7), gen_unit(7), world(8);
+  for (int t = 0; t < 60; ++t) {
+    const Eigen::Index arm = t % 3;  // each policy's own select moves TS-SGLD's chains
+    REQUIRE(by_count.select(gen_count) == by_features.select(gen_features));
+    (void)unit_variance.select(gen_unit);
+    const double reward = 0.5 * static_cast<double>(arm) + 2.0 * standard_normal(world);
+    by_count.update(arm, reward, gen_count);
+    by_features.update(arm, reward, gen_features);
+    unit_variance.update(arm, reward, gen_unit);
+  }
+  CHECK(by_count.parameter_estimates() == by_features.parameter_estimates());
+  CHECK(by_count.parameter_estimates() != unit_variance.parameter_estimates());
+}

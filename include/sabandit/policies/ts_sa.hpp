@@ -149,9 +149,10 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
 
   /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
   explicit ts_sa(Eigen::Index num_arms);
-  /// K arms with phi_a = 1. Throws std::length_error, before allocating, if the state (about
+  /// K arms with phi_a = 1, over `model` (a Gaussian's noise variance: gaussian_model(sigma2)).
+  /// Throws std::length_error, before allocating, if the state (about
   /// K (B + 9) doubles) is beyond bounds::state_doubles.
-  ts_sa(Eigen::Index num_arms, const params& p);
+  ts_sa(Eigen::Index num_arms, const params& p, Model model = Model{});
   /// features: d x K, column a is phi_a (non-zero, finite).
   ts_sa(Eigen::MatrixXd features, const params& p, Model model = Model{});
 
@@ -209,8 +210,8 @@ template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Sourc
 ts_sa<Model, Schedule, Source>::ts_sa(Eigen::Index num_arms) : ts_sa(num_arms, params{}) {}
 
 template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
-ts_sa<Model, Schedule, Source>::ts_sa(Eigen::Index num_arms, const params& p)
-    : ts_sa(unit_features(core::require_state(num_arms, 1, p.window)), p) {}
+ts_sa<Model, Schedule, Source>::ts_sa(Eigen::Index num_arms, const params& p, Model model)
+    : ts_sa(unit_features(core::require_state(num_arms, 1, p.window)), p, std::move(model)) {}
 
 template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
 ts_sa<Model, Schedule, Source>::ts_sa(Eigen::MatrixXd features, const params& p, Model model)

@@ -73,9 +73,10 @@ class ts_sgld
 
   /// K arms of the paper's setting (d = 1, phi = 1) with the default parameters.
   explicit ts_sgld(Eigen::Index num_arms);
-  /// K arms with phi_a = 1. Throws std::length_error, before allocating, if the initial state
+  /// K arms with phi_a = 1, over `model` (a Gaussian's noise variance: gaussian_model(sigma2)).
+  /// Throws std::length_error, before allocating, if the initial state
   /// is beyond bounds::state_doubles.
-  ts_sgld(Eigen::Index num_arms, const params& p);
+  ts_sgld(Eigen::Index num_arms, const params& p, Model model = Model{});
   /// features: d x K, column a is phi_a (non-zero, finite).
   ts_sgld(Eigen::MatrixXd features, const params& p, Model model = Model{});
 
@@ -137,8 +138,8 @@ template <RewardModel Model>
 ts_sgld<Model>::ts_sgld(Eigen::Index num_arms) : ts_sgld(num_arms, params{}) {}
 
 template <RewardModel Model>
-ts_sgld<Model>::ts_sgld(Eigen::Index num_arms, const params& p)
-    : ts_sgld(unit_features(core::require_state(num_arms, 1, p.batch_size)), p) {}
+ts_sgld<Model>::ts_sgld(Eigen::Index num_arms, const params& p, Model model)
+    : ts_sgld(unit_features(core::require_state(num_arms, 1, p.batch_size)), p, std::move(model)) {}
 
 template <RewardModel Model>
 ts_sgld<Model>::ts_sgld(Eigen::MatrixXd features, const params& p, Model model)
