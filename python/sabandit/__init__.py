@@ -20,12 +20,26 @@ from ._sabandit import (  # noqa: F401  (the public API)
     SimulationResult,
 )
 from . import _sabandit
+import copyreg as _copyreg
 
 #: The policy classes, one per (policy, model): e.g. TSSABernoulli, ThompsonPoisson, UCB.
 POLICY_TYPES = tuple(
     getattr(_sabandit, name) for name in dir(_sabandit)
     if name.startswith(("TSSA", "TSSGLD", "Thompson", "EpsilonTS", "KLUCB")) or name == "UCB")
 globals().update({t.__name__: t for t in POLICY_TYPES})
+
+
+def _reduce_ex(self, protocol):
+    # pybind11's pickling (__getstate__ / __setstate__) serves protocol 2 and up: for 0 and 1,
+    # copyreg's fallback made the object without pybind11, and the interpreter aborted. The same
+    # reduction for every protocol: a blank from cls.__new__, then __setstate__ (what protocol 2
+    # does anyway).
+    return _copyreg.__newobj__, (type(self),), self.__getstate__()
+
+
+for _type in vars(_sabandit).values():
+    if isinstance(_type, type) and hasattr(_type, "__setstate__"):
+        _type.__reduce_ex__ = _reduce_ex
 
 
 def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, record_points=100):

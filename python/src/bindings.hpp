@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -139,7 +140,41 @@ struct simulation_result {
   std::int64_t trials = 0;
 };
 
+/// Refuses a call into a policy while another call into it runs (RuntimeError; the policy is then
+/// unchanged). A call can be interleaved only where it runs Python code, a reward model written in
+/// Python: the interpreter may then hand the GIL to another thread, or the model may call the
+/// policy itself. Without this, a restore() there frees the buffers the running update writes to.
+/// Marked and checked under the GIL, which every entry point holds.
+class exclusive_use {
+ public:
+  explicit exclusive_use(const void* policy) : policy_(policy) {
+    if (!in_use().insert(policy).second)
+      throw std::runtime_error(
+          "sabandit: this policy is in use by another call (another thread, or its reward "
+          "model's own code); a policy serves one caller at a time: give each thread a copy()");
+  }
+  ~exclusive_use() { in_use().erase(policy_); }
+  exclusive_use(const exclusive_use&) = delete;
+  exclusive_use& operator=(const exclusive_use&) = delete;
+
+ private:
+  static std::unordered_set<const void*>& in_use() {
+    static std::unordered_set<const void*> policies;  // one set for the whole module
+    return policies;
+  }
+  const void* policy_;
+};
+
+/// A copy of `policy`, taken under exclusive_use.
+template <class P>
+P copy_of(const P& policy) {
+  const exclusive_use use(&policy);
+  return policy;
+}
+
 /// Runs sabandit::simulate for copies of `prototype` on `env`, with the GIL released.
+/// `prototype` is the caller's own copy (copy_of): the Python object it came from may change,
+/// or be restored, by another thread while this runs.
 template <class P, class Env>
 simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Index horizon,
                                   Eigen::Index trials, std::uint64_t seed, unsigned threads,
@@ -194,9 +229,10 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
                                              Eigen::Index, std::uint64_t, unsigned,      \
                                              Eigen::Index);
 
-/// The saved text of a policy (docs/state-format.md).
+/// The saved text of a policy (docs/state-format.md), under exclusive_use.
 template <class P>
 std::string saved_text(const P& policy) {
+  const exclusive_use use(&policy);
   std::ostringstream out;
   sabandit::state::save(out, policy);
   return out.str();
@@ -262,9 +298,15 @@ template <class P, class Pickling>
 py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pickling pickling) {
   py::class_<P> cls(m, name, doc);
   cls.def_property_readonly("num_arms", [](const P& p) { return p.num_arms(); }, "K, the number of arms")
-      .def("select", [](P& p, engine& gen) { return p.select(gen); }, py::arg("engine"),
+      .def("select", [](P& p, engine& gen) {
+        const exclusive_use use(&p);
+        return p.select(gen);
+      }, py::arg("engine"),
            "The arm to play, in [0, K), drawing from `engine`.")
-      .def("update", [](P& p, Eigen::Index arm, double reward, engine& gen) { p.update(arm, reward, gen); },
+      .def("update", [](P& p, Eigen::Index arm, double reward, engine& gen) {
+        const exclusive_use use(&p);
+        p.update(arm, reward, gen);
+      },
            py::arg("arm"), py::arg("reward"), py::arg("engine"),
            "Learns `reward` of `arm`. IndexError for a bad arm, ValueError for a reward that is "
            "not finite or outside the model's support; the policy is then unchanged.")
@@ -276,18 +318,22 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
            "The complete state as versioned text (docs/state-format.md).")
       .def("save_bytes", [](const P& p) { return py::bytes(saved_text(p)); },
            "save() as bytes.")
-      .def("restore", [](P& p, const py::handle& state) { restore_text(p, text_of(state)); },
+      .def("restore", [](P& p, const py::handle& state) {
+        const std::string text = text_of(state);
+        const exclusive_use use(&p);
+        restore_text(p, text);
+      },
            py::arg("state"),
            "Becomes the policy saved in `state` (str or bytes). ValueError for a truncated, "
            "altered or other-type state; the policy is then unchanged.")
-      .def("copy", [](const P& p) { return P(p); }, "A checkpoint: the same decisions for the same engine state.")
-      .def("__copy__", [](const P& p) { return P(p); })
-      .def("__deepcopy__", [](const P& p, const py::handle&) { return P(p); }, py::arg("memo"))
+      .def("copy", [](const P& p) { return copy_of(p); }, "A checkpoint: the same decisions for the same engine state.")
+      .def("__copy__", [](const P& p) { return copy_of(p); })
+      .def("__deepcopy__", [](const P& p, const py::handle&) { return copy_of(p); }, py::arg("memo"))
       .def(std::move(pickling))
       .def("_simulate", [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
                            std::uint64_t seed, unsigned threads, Eigen::Index record_points) {
         return with_env(env, [&](const auto& e) {
-          return simulate_copies(p, e, horizon, trials, seed, threads, record_points);
+          return simulate_copies(copy_of(p), e, horizon, trials, seed, threads, record_points);
         });
       }, py::arg("env"), py::arg("horizon"), py::arg("trials"), py::arg("seed"), py::arg("threads"),
          py::arg("record_points"));

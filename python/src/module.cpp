@@ -100,8 +100,14 @@ void bind_core(py::module_& m) {
          "policy's engine; 2**32 + a: arm a's rewards).")
       .def_static("stream_key", &stream_key, py::arg("seed"), py::arg("trial"), py::arg("role"),
                   "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
-      .def_static("from_state", [](const std::array<std::uint64_t, 4>& words) { return engine(words); },
-                  py::arg("words"), "The engine whose state is these four 64-bit words.")
+      .def_static("from_state", [](const std::array<std::uint64_t, 4>& words) {
+        // C++'s constructor replaces the all-zero state (which no engine can have) by seed 0's;
+        // restore() refuses it, and so does this, rather than return another state than asked.
+        if (words == engine::state_type{})
+          detail::throw_invalid("words", std::string_view("[0, 0, 0, 0]"),
+                                "xoshiro256++ has no all-zero state; use Engine(seed)");
+        return engine(words);
+      }, py::arg("words"), "The engine whose state is these four 64-bit words (not all zero: ValueError).")
       .def("__call__", [](engine& g) { return g(); }, "The next 64 random bits (an int).")
       .def("uniform", [](engine& g) { return uniform01(g); }, "A uniform float in [0, 1).")
       .def("normal", [](engine& g) { return standard_normal(g); }, "A standard normal draw.")
@@ -226,6 +232,10 @@ void bind_core(py::module_& m) {
 PYBIND11_MODULE(_sabandit, m) {
   namespace sp = sabandit::python;
   m.doc() = "sabandit's C++ policies, engine, environments and simulator (see docs/python.md).";
+  // numpy now, under the import lock: imported lazily, by the first call that returns an array,
+  // two threads making theirs at once deadlocked (one in pybind11's one-time numpy setup, holding
+  // the GIL; the other importing numpy, waiting for it).
+  pybind11::module_::import("numpy");
   m.attr("__version__") = std::to_string(SABANDIT_VERSION_MAJOR) + "." +
                           std::to_string(SABANDIT_VERSION_MINOR) + "." +
                           std::to_string(SABANDIT_VERSION_PATCH);

@@ -151,6 +151,18 @@ def test_pickle_and_text_round_trips_replay_the_same_decisions(make):
         assert play(other, engine, 30) == expected
 
 
+@pytest.mark.parametrize("make", ALL_POLICIES)
+def test_every_pickle_protocol_round_trips(make):
+    # Protocols 0 and 1 aborted the interpreter (pybind11's pickling serves 2 and up).
+    policy, gen = make(), sabandit.Engine(7)
+    play(policy, gen, 20)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(policy, protocol=protocol)).save() == policy.save()
+        assert pickle.loads(pickle.dumps(gen, protocol=protocol)) == gen
+        env = sabandit.bernoulli_gap(3)
+        np.testing.assert_array_equal(pickle.loads(pickle.dumps(env, protocol=protocol)).means, env.means)
+
+
 def test_restore_rejects_another_policy_type_and_keeps_the_policy():
     ts, gen = sabandit.thompson(3, model="bernoulli"), sabandit.Engine(2)
     play(ts, gen, 10)
@@ -171,6 +183,8 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
     c.restore(a.save())
     assert c == a and pickle.loads(pickle.dumps(a)) == a
     assert sabandit.Engine.from_state(a.state) == a
+    with pytest.raises(ValueError, match="no all-zero state"):  # C++ would give seed 0's
+        sabandit.Engine.from_state([0, 0, 0, 0])
     a.discard(3)
     for _ in range(3):
         b()
@@ -280,3 +294,62 @@ def test_python_model_in_simulate_on_several_threads():
     r = sabandit.simulate(env, sabandit.ts_sgld(2, model=ExponentialModel(), step_size=0.05),
                           horizon=50, trials=4, seed=1, threads=2)
     assert r.pulls.shape == (4, 2) and (r.pulls.sum(axis=1) == 50).all()
+
+
+def test_a_policy_serves_one_call_at_a_time():
+    # A model written in Python runs Python code inside update: there another thread, or the
+    # model itself, could restore the policy and free what the update writes to. Such a call
+    # is refused with RuntimeError and the policy is unchanged.
+    other = sabandit.ts_sa(2, model=ExponentialModel(), window=8).save()
+
+    class Restoring(ExponentialModel):
+        policy = None
+
+        def grad_log_likelihood(self, xs, phi, theta):
+            if self.policy is not None:
+                self.policy.restore(other)
+            return super().grad_log_likelihood(xs, phi, theta)
+
+    model = Restoring()
+    policy, gen = sabandit.ts_sa(2, model=model), sabandit.Engine(5)
+    play(policy, gen, 10, lambda t, arm: 1.0 + arm)
+    model.policy = policy
+    before = policy.save()
+    with pytest.raises(RuntimeError, match="in use by another call"):
+        policy.update(1, 1.0, gen)  # a Langevin step: the gradient, which restores
+    assert policy.save() == before
+
+
+def test_simulate_plays_a_snapshot_of_the_policy():
+    # simulate copies the policy once, before it releases the GIL: a restore of the original
+    # while it runs (here from the model, on a simulator thread) changes nothing it computes.
+    # Before, each trial copied the original as it then was.
+    env = sabandit.PoissonEnv([1.0, 2.0])
+    other = sabandit.ts_sa(2, model=ExponentialModel(), window=8).save()
+
+    class Restoring(ExponentialModel):
+        policy = None
+
+        def grad_log_likelihood(self, xs, phi, theta):
+            if self.policy is not None:
+                self.policy.restore(other)
+            return super().grad_log_likelihood(xs, phi, theta)
+
+    def run(restoring):
+        model = Restoring()
+        policy = sabandit.ts_sa(2, model=model)
+        model.policy = policy if restoring else None
+        return sabandit.simulate(env, policy, horizon=30, trials=4, seed=2, threads=1)
+
+    disturbed, quiet = run(True), run(False)
+    np.testing.assert_array_equal(disturbed.final_regrets, quiet.final_regrets)
+    np.testing.assert_array_equal(disturbed.pulls, quiet.pulls)
+
+
+def test_import_loads_numpy():
+    # Loaded lazily by the first call returning an array, two threads' first calls at once
+    # deadlocked (pybind11's one-time numpy setup against the import of numpy).
+    import subprocess
+    import sys
+    code = "import sys, sabandit; assert 'numpy' in sys.modules, 'numpy not loaded'"
+    subprocess.run([sys.executable, "-c", code], check=True)
