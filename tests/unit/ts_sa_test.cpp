@@ -439,3 +439,24 @@ TEST_CASE("the robust preset's iterate is the running mean of the rewards plus n
   CHECK(std::abs(mean) < sabandit::test::z_five_sigma / std::sqrt(static_cast<double>(chains)));
   CHECK(std::abs(variance - 1.0) < sabandit::test::z_five_sigma * std::sqrt(2.0 / (chains - 1)));
 }
+
+TEST_CASE("TS-SA refuses pseudo-rewards whose mean the model cannot have", "[ts_sa][errors]") {
+  // Found by a probe: these were accepted and every warm start then failed, naming no
+  // parameter. sum / count must lie where the link is finite (inside the range of means).
+  using bernoulli_sa = ts_sa<bernoulli_model>;
+  using poisson_sa = ts_sa<poisson_model>;
+  CHECK_THROWS_WITH(bernoulli_sa(2, {.prior_rewards = {5.0, 1.0}}),
+                    Catch::Contains("prior_rewards.sum = 5") && Catch::Contains("sum / count = 5"));
+  CHECK_THROWS_AS(bernoulli_sa(2, {.prior_rewards = {-3.0, 1.0}}), std::invalid_argument);
+  CHECK_THROWS_AS(bernoulli_sa(2, {.prior_rewards = {0.0, 2.0}}), std::invalid_argument);
+  CHECK_THROWS_AS(bernoulli_sa(2, {.prior_rewards = {2.0, 2.0}}), std::invalid_argument);
+  CHECK_THROWS_AS(poisson_sa(2, {.prior_rewards = {-5.0, 1.0}}), std::invalid_argument);
+  CHECK_THROWS_WITH(poisson_sa(2, {.prior_rewards = {3.0, 0.0}}),
+                    Catch::Contains("prior_rewards.sum = 3") && Catch::Contains("count is 0"));
+  // Inside the range, and the defaults (Beta(1, 1): 1 in 2; Gamma(1, 1e-4): 1 in 1e-4).
+  CHECK_NOTHROW(bernoulli_sa(2, {.prior_rewards = {0.02, 1.0}}));
+  CHECK_NOTHROW(poisson_sa(2, {.prior_rewards = {1e-6, 1.0}}));
+  CHECK_NOTHROW(bernoulli_sa(2));
+  CHECK_NOTHROW(poisson_sa(2));
+  CHECK_NOTHROW(ts_sa<>(2, {.prior_rewards = {-7.0, 2.0}}));  // a Gaussian mean may be any number
+}

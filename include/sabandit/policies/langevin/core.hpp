@@ -198,6 +198,7 @@ class core {
       detail::throw_invalid("prior_rewards.count", settings.prior_rewards.count,
                             "must be 0 (with sum 0) for a model whose likelihood does not read "
                             "rewards through their mean (no grad_log_likelihood_at_mean)");
+    validate_pseudo_mean(settings.prior_rewards);
   }
 
   /// The saved fields of a policy deriving from this core (state/persist.hpp): the features,
@@ -511,6 +512,24 @@ class core {
     const double prior = settings_.prior.precision() / (phi_norm_(arm) * phi_norm_(arm));
     return std::max(prior + (in_hand + settings_.prior_rewards.count) * per_reward,
                     std::numeric_limits<double>::min());
+  }
+
+  // Pseudo-rewards are rewards the model could have produced: their mean sum / count lies inside
+  // its range of means (Bernoulli: 0 < sum < count; Poisson: sum > 0), so that with any
+  // rewards the warm start's MAP exists (its mean moves the link by a finite amount). Outside
+  // it (a probability of 5, a negative count) every warm start failed later, naming no
+  // parameter. No count, no sum: they would shift the warm-up mean by sum / Omega.
+  void validate_pseudo_mean(const pseudo_rewards& pseudo) const {
+    if (pseudo.count == 0.0 && pseudo.sum != 0.0)
+      detail::throw_invalid("prior_rewards.sum", pseudo.sum,
+                            "must be 0 when prior_rewards.count is 0");
+    if constexpr (InvertibleLinkModel<Model>) {
+      if (pseudo.count > 0.0 && !std::isfinite(model_.link(pseudo.sum / pseudo.count)))
+        detail::throw_invalid("prior_rewards.sum", pseudo.sum,
+                              "sum / count = " + detail::value_text(pseudo.sum / pseudo.count) +
+                                  " must be inside the model's range of means, where its link "
+                                  "is finite (Bernoulli: 0 < sum < count; Poisson: sum > 0)");
+    }
   }
 
   // A restored arm's decision, rebuilt as commit() computed it; restore checks it is finite.
