@@ -2,7 +2,9 @@
 // Shared pieces of the sabandit Python module (_sabandit): the binding of one policy type
 // (select/update, save/restore, pickling, simulate) and the reward model written in Python.
 // The library's headers are used as they are; nothing here changes what a policy decides.
+#include <chrono>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -172,6 +174,35 @@ P copy_of(const P& policy) {
   return policy;
 }
 
+/// `run(config)` (a simulate call) on a thread of its own, with the GIL released, while this one
+/// checks for Python's signals every 50 ms: Ctrl-C stops the run within a round (run_config::
+/// stop) and raises KeyboardInterrupt, where it used to wait for the run's end.
+template <class Run>
+regret_curve simulate_interruptibly(Run run, run_config config) {
+  std::stop_source stop;
+  config.stop = stop.get_token();
+  bool interrupted = false;
+  auto result = std::async(std::launch::async, [&] { return run(config); });
+  {
+    py::gil_scoped_release release;
+    while (result.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      py::gil_scoped_acquire gil;
+      if (!interrupted && PyErr_CheckSignals() != 0) {  // a handler raised (KeyboardInterrupt)
+        interrupted = true;
+        stop.request_stop();
+      }
+    }
+  }
+  if (interrupted) {
+    try {
+      (void)result.get();  // stopped, finished or failed meanwhile: the signal wins either way
+    } catch (...) {  // NOLINT(bugprone-empty-catch): what the run threw is superseded
+    }
+    throw py::error_already_set();
+  }
+  return result.get();
+}
+
 /// Runs sabandit::simulate for copies of `prototype` on `env`, with the GIL released.
 /// `prototype` is the caller's own copy (copy_of): the Python object it came from may change,
 /// or be restored, by another thread while this runs.
@@ -184,11 +215,9 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
   if (prototype.num_arms() != env.num_arms())
     detail::throw_invalid("policy.num_arms", prototype.num_arms(),
                           "must equal env.num_arms = " + std::to_string(env.num_arms()));
-  regret_curve curve;
-  {
-    py::gil_scoped_release release;
-    curve = simulate(env, [&](Eigen::Index) { return prototype; }, config);
-  }
+  regret_curve curve = simulate_interruptibly([&](const run_config& c) {
+    return simulate(env, [&](Eigen::Index) { return prototype; }, c);
+  }, config);
   simulation_result r;
   const auto n = static_cast<py::ssize_t>(curve.rounds.size());
   r.rounds = py::array_t<std::int64_t>(n);

@@ -3,6 +3,7 @@ model written in Python."""
 import copy
 import math
 import pickle
+import time
 
 import numpy as np
 import pytest
@@ -353,3 +354,29 @@ def test_import_loads_numpy():
     import sys
     code = "import sys, sabandit; assert 'numpy' in sys.modules, 'numpy not loaded'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_ctrl_c_stops_simulate():
+    # simulate runs on a thread of its own while the caller's checks Python's signals: SIGINT
+    # stops it within a round and raises KeyboardInterrupt. Before, it waited for the run's
+    # end: here 10^9 rounds, minutes, past the 60 s this allows.
+    import signal
+    import subprocess
+    import sys
+    code = (
+        "import sabandit, sys\n"
+        "env, policy = sabandit.bernoulli_gap(10), sabandit.thompson(10, model='bernoulli')\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        "    sabandit.simulate(env, policy, horizon=10**9, trials=2, threads=1)\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(3)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "started"
+        time.sleep(0.5)  # into simulate's round loop
+        child.send_signal(signal.SIGINT)
+        assert child.wait(timeout=60) == 3
+    finally:
+        child.kill()
+        child.wait()
