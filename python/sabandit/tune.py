@@ -185,10 +185,36 @@ def _lost_race_for_stale_trial(error):
     return "already finished" in str(error) or "Should not reach" in str(error)
 
 
+#: What makes two trials' regrets comparable: a study's trials all ran under one of these.
+BUDGET = ("horizon", "runs", "seed")
+
+
+def _budget_text(budget):
+    return ", ".join(f"--{key} {budget[key]}" for key in BUDGET)
+
+
 def open_study(storage, name, args):
+    """The study `name`, with this run's budget (--horizon, --runs, --seed) recorded by its first
+    worker; ValueError if it was recorded with another one, whose trials a best-of would mix
+    with this run's (a 100-round trial "beats" 1,000-round ones)."""
     sampler = optuna.samplers.TPESampler(seed=(args.seed * 1009 + args.worker) % 2**32)
-    return optuna.create_study(study_name=name, storage=storage, sampler=sampler,
-                               direction="minimize", load_if_exists=True)
+    study = optuna.create_study(study_name=name, storage=storage, sampler=sampler,
+                                direction="minimize", load_if_exists=True)
+    wanted = {key: getattr(args, key) for key in BUDGET}
+    recorded = recorded_budget(study)
+    if recorded is None:
+        for key, value in wanted.items():
+            study.set_user_attr(key, value)
+    elif recorded != wanted:
+        raise ValueError(f"sabandit.tune: study {name} holds trials of {_budget_text(recorded)}, "
+                         f"not {_budget_text(wanted)}: give those, or another --prefix")
+    return study
+
+
+def recorded_budget(study):
+    """The budget the study's trials ran under (open_study), or None for a study without one."""
+    attrs = study.user_attrs
+    return {key: attrs[key] for key in BUDGET} if all(key in attrs for key in BUDGET) else None
 
 
 def command_run(args):
@@ -205,11 +231,11 @@ def command_run(args):
 
 
 def tuned_params(args, storage):
-    """tuned_params.txt's text and a Markdown table of the best trials."""
-    lines = ["# sabandit.tune (Optuna TPE): the best trial of each study; reproduce_paper figure1 "
-             "--params reads this file.",
-             f"# storage {args.storage.split('@')[-1]}, seed {args.seed}, {args.trials} trials per study, "
-             f"{args.runs} runs of {args.horizon} rounds per trial, TS-SA space {args.space}"]
+    """tuned_params.txt's text and a Markdown table of the best trials. The header states the
+    budget the studies' trials ran under (open_study), whatever this command's --horizon,
+    --runs and --seed; studies of different budgets are refused."""
+    lines = []
+    budgets = set()
     table = ["| setting | policy | tuned parameters | mean regret (tuning seeds) | trials |",
              "|---|---|---|---|---|"]
     for env, num_arms, gap in settings(args.protocol, args.env, args.arms, args.gap):
@@ -218,6 +244,11 @@ def tuned_params(args, storage):
         for policy in args.policies:
             name = study_name(args.prefix, env, num_arms, gap, policy, args.space)
             study = optuna.load_study(study_name=name, storage=storage)
+            budget = recorded_budget(study) or {key: getattr(args, key) for key in BUDGET}
+            budgets.add(tuple(budget[key] for key in BUDGET))
+            if len(budgets) > 1:
+                raise ValueError(f"sabandit.tune: study {name} holds trials of {_budget_text(budget)}, "
+                                 "unlike the studies before it: report them apart (--policies, --prefix)")
             complete, _ = _counts(study)
             if complete < args.trials:
                 raise RuntimeError(f"sabandit.tune: study {name} has {complete} of {args.trials} "
@@ -228,7 +259,12 @@ def tuned_params(args, storage):
             shown = ", ".join(f"{k} = {v:.4g}" for k, v in best.params.items())
             table.append(f"| {env} K = {num_arms}, gap = {gap:g} | {policy} | {shown} | "
                          f"{best.value:.1f} | {complete} |")
-    return "\n".join(lines) + "\n", "\n".join(table) + "\n"
+    horizon, runs, seed = budgets.pop()
+    header = ["# sabandit.tune (Optuna TPE): the best trial of each study; reproduce_paper figure1 "
+              "--params reads this file.",
+              f"# storage {args.storage.split('@')[-1]}, seed {seed}, {args.trials} trials per study, "
+              f"{runs} runs of {horizon} rounds per trial, TS-SA space {args.space}"]
+    return "\n".join(header + lines) + "\n", "\n".join(table) + "\n"
 
 
 def command_report(args, storage=None):

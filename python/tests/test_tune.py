@@ -55,9 +55,27 @@ def test_two_workers_on_sqlite_meet_the_budget_exactly(tmp_path):
     subprocess.run([sys.executable, "-m", "sabandit.tune", "report", "--storage", storage, "--quiet",
                     "--policies", "TS,UCB", "--trials", "12", "--output", str(output)], check=True,
                    capture_output=True)
-    lines = [line for line in output.read_text().splitlines() if line and not line.startswith("#")]
+    text = output.read_text()
+    assert "4 runs of 500 rounds per trial" in text  # the studies' budget, not report's defaults
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     assert [line.split(" = ")[0] for line in lines] == ["TS.tau", "UCB.tau"]
     assert all(0.01 <= float(line.split(" = ")[1]) <= 10 for line in lines)
+
+
+def test_a_study_holds_trials_of_one_budget(tmp_path):
+    # Trials of 100 rounds "beat" trials of 1,000: a study records its --horizon, --runs and
+    # --seed, and a run asking for others is refused (a Python user's probe mixed them).
+    storage = f"sqlite:///{tmp_path}/tune.db"
+    run = ["run", "--storage", storage, "--quiet", "--threads", "1", "--policies", "UCB", "--trials", "2"]
+    assert tune.main(run + ["--runs", "2", "--horizon", "100"]) in (0, None)
+    for other in (["--runs", "2", "--horizon", "50"], ["--runs", "3", "--horizon", "100"],
+                  ["--runs", "2", "--horizon", "100", "--seed", "7"]):
+        with pytest.raises(ValueError, match="holds trials of --horizon 100, --runs 2, --seed"):
+            tune.main(run + other)
+    study = optuna.load_study(study_name="sabandit-SGR_gap0.5_K10-UCB", storage=storage)
+    assert [t.state for t in study.get_trials(deepcopy=False)].count(optuna.trial.TrialState.COMPLETE) == 2
+    # More trials of the same budget are fine.
+    assert tune.main(run[:-1] + ["3", "--runs", "2", "--horizon", "100"]) in (0, None)
 
 
 def test_paper_protocol_writes_one_section_per_setting(tmp_path):
