@@ -89,18 +89,21 @@ class python_model {
 
   [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
     py::gil_scoped_acquire gil;
-    return finite("mean", obj_.get().attr("mean")(array(phi), array(theta)).cast<double>());
+    return finite("mean", returned<double>("mean", obj_.get().attr("mean")(array(phi), array(theta)),
+                                           "a float"));
   }
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
                                       const vector_cref& theta) const {
     py::gil_scoped_acquire gil;
-    return obj_.get().attr("log_likelihood")(x, array(phi), array(theta)).cast<double>();
+    return returned<double>("log_likelihood",
+                            obj_.get().attr("log_likelihood")(x, array(phi), array(theta)), "a float");
   }
   void grad_log_likelihood(const vector_cref& xs, const vector_cref& phi,
                            const vector_cref& theta, vector_ref grad) const {
     py::gil_scoped_acquire gil;
-    const auto g = obj_.get().attr("grad_log_likelihood")(array(xs), array(phi), array(theta))
-                       .cast<Eigen::VectorXd>();
+    const py::object result =
+        obj_.get().attr("grad_log_likelihood")(array(xs), array(phi), array(theta));
+    const auto g = returned<Eigen::VectorXd>("grad_log_likelihood", result, "a 1-D array of d floats");
     if (g.size() != grad.size())
       detail::throw_invalid("grad_log_likelihood(...).size", g.size(),
                             "must equal the dimension d = " + std::to_string(grad.size()));
@@ -120,6 +123,17 @@ class python_model {
  private:
   static py::array_t<double> array(const vector_cref& v) {
     return py::array_t<double>(v.size(), v.data());  // a copy the Python code may keep
+  }
+  // What a model method returned, as T; TypeError naming the method where it is not one
+  // (pybind11's own cast_error is a RuntimeError that names neither).
+  template <class T>
+  static T returned(const char* method, const py::object& result, const char* expected) {
+    try {
+      return result.cast<T>();
+    } catch (const py::cast_error&) {
+      throw py::type_error(std::string("sabandit: the model's ") + method + " returned " +
+                           std::string(py::repr(result)) + ", not " + expected);
+    }
   }
   static double finite(const char* what, double value) {
     if (!std::isfinite(value)) detail::throw_invalid(std::string(what) + "(...)", value, "must be finite");
@@ -258,6 +272,44 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
                                              Eigen::Index, std::uint64_t, unsigned,      \
                                              Eigen::Index);
 
+/// An arm from Python: an int, or what stands for one (a numpy integer, a 0-d integer array:
+/// operator.index). pybind11's own conversion, int(x), also took True as arm 1, 1.0 and
+/// np.array([1]): a swapped argument (update(clicked, arm, ...)) then played on silently.
+inline Eigen::Index arm_of(const py::handle& arm) {
+  static const py::handle numpy_bool =  // numpy is loaded with the module; never released
+      py::object(py::module_::import("numpy").attr("bool_")).release();
+  if (PyBool_Check(arm.ptr()) || py::isinstance(arm, numpy_bool))
+    throw py::type_error("sabandit: arm = " + std::string(py::repr(arm)) +
+                         " (must be an int, not a bool)");
+  const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(arm.ptr()));
+  if (!index) {
+    PyErr_Clear();
+    throw py::type_error("sabandit: arm = " + std::string(py::repr(arm)) + " (must be an int, not " +
+                         std::string(py::str(py::type::of(arm).attr("__name__"))) + ")");
+  }
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0)
+    throw py::index_error("sabandit: arm = " + std::string(py::repr(index)) + " (out of range)");
+  return static_cast<Eigen::Index>(value);
+}
+
+/// A reward from Python: a number, or a 0-d array (a bool is 0 or 1); an array of one reward
+/// or more is refused, where float() took np.array([1.0]) as 1.0.
+inline double reward_of(const py::handle& reward) {
+  if (py::isinstance<py::array>(reward) && reward.cast<py::array>().ndim() != 0)
+    throw py::type_error("sabandit: reward = " + std::string(py::repr(reward)) +
+                         " (must be one number, not an array)");
+  const double value = PyFloat_AsDouble(reward.ptr());
+  if (value == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::type_error("sabandit: reward = " + std::string(py::repr(reward)) +
+                         " (must be a number, not " +
+                         std::string(py::str(py::type::of(reward).attr("__name__"))) + ")");
+  }
+  return value;
+}
+
 /// The saved text of a policy (docs/state-format.md), under exclusive_use.
 template <class P>
 std::string saved_text(const P& policy) {
@@ -275,10 +327,23 @@ inline std::string text_of(const py::handle& state) {
                        std::string(py::str(py::type::of(state))));
 }
 
+/// Restores `policy` from `text`, which holds one saved state and nothing after it (C++'s
+/// restore reads a stream, where more may follow; a str holds one state). Lines may end in
+/// CRLF, as after a Windows editor or transfer: the state was saved with LF, which its checksum
+/// covers. `policy` is unchanged on any error (ValueError).
 template <class P>
-void restore_text(P& policy, const std::string& text) {
+void restore_text(P& policy, std::string text) {
+  for (std::size_t at = text.find("\r\n"); at != std::string::npos; at = text.find("\r\n", at))
+    text.erase(at, 1);
   std::istringstream in(text);
-  sabandit::state::restore(in, policy);
+  P candidate = policy;
+  sabandit::state::restore(in, candidate);
+  in >> std::ws;
+  if (!in.eof())
+    throw std::invalid_argument("sabandit: cannot restore: the text goes on after the saved state (" +
+                                std::to_string(text.size() - static_cast<std::size_t>(in.tellg())) +
+                                " more characters); restore() takes one state");
+  policy = std::move(candidate);
 }
 
 /// The shape (d, K) of the policy saved in `text`, from its `features d K ...` field (the
@@ -332,9 +397,11 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
         return p.select(gen);
       }, py::arg("engine"),
            "The arm to play, in [0, K), drawing from `engine`.")
-      .def("update", [](P& p, Eigen::Index arm, double reward, engine& gen) {
+      .def("update", [](P& p, const py::handle& arm, const py::handle& reward, engine& gen) {
+        const Eigen::Index a = arm_of(arm);
+        const double x = reward_of(reward);
         const exclusive_use use(&p);
-        p.update(arm, reward, gen);
+        p.update(a, x, gen);
       },
            py::arg("arm"), py::arg("reward"), py::arg("engine"),
            "Learns `reward` of `arm`. IndexError for a bad arm, ValueError for a reward that is "

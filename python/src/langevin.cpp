@@ -54,13 +54,20 @@ py::dict ts_sgld_dict(const typename ts_sgld<Model>::params& p) {
   return d;
 }
 
-/// The features: `features` (d x K) if given, else phi_a = 1 for `num_arms` arms.
+/// The features: `features` (d x K) if given, else phi_a = 1 for `num_arms` arms. A 1-D array
+/// is refused: Eigen's conversion made it one arm of dimension its length, where a user meant
+/// one feature per arm (K arms of d = 1 is features.reshape(1, K)).
 inline Eigen::MatrixXd features_of(std::optional<Eigen::Index> num_arms,
-                                   std::optional<Eigen::MatrixXd> features, Eigen::Index per_arm) {
+                                   std::optional<py::array_t<double, py::array::forcecast>> features, Eigen::Index per_arm) {
   if (features.has_value() == num_arms.has_value())
     throw std::invalid_argument("sabandit: invalid argument: give num_arms or features (a d x K "
                                 "array), exactly one of them");
-  if (features) return std::move(*features);
+  if (features) {
+    if (features->ndim() != 2)
+      detail::throw_invalid("features.ndim", static_cast<Eigen::Index>(features->ndim()),
+                            "must be 2: a d x K array (K arms of d = 1: reshape(1, K))");
+    return features->cast<Eigen::MatrixXd>();
+  }
   // Before allocating: the constructor's own check comes after the features exist.
   detail::require_at_least<Eigen::Index>("num_arms", *num_arms, 1);
   detail::require_state_size("a Langevin policy", *num_arms, per_arm + 1);
@@ -153,7 +160,7 @@ void bind_langevin(py::module_& m) {
   const ts_sa<>::params paper = ts_sa<>::params::paper();
   const auto& sch = sad.sa_schedule;
   const auto& psch = paper.sa_schedule;
-  m.def("ts_sa", [](std::optional<Eigen::Index> num_arms, std::optional<Eigen::MatrixXd> features,
+  m.def("ts_sa", [](std::optional<Eigen::Index> num_arms, std::optional<py::array_t<double, py::array::forcecast>> features,
                     const py::object& model, const std::string& preset, std::optional<Eigen::Index> window,
                     std::optional<std::tuple<double, double, double, double>> sa_schedule,
                     std::optional<Eigen::Index> warmup, std::optional<Eigen::Index> inner_steps,
@@ -204,7 +211,7 @@ void bind_langevin(py::module_& m) {
                  metric_name(sad.metric)) + ".").c_str());
 
   const ts_sgld<>::params sgd;
-  m.def("ts_sgld", [](std::optional<Eigen::Index> num_arms, std::optional<Eigen::MatrixXd> features,
+  m.def("ts_sgld", [](std::optional<Eigen::Index> num_arms, std::optional<py::array_t<double, py::array::forcecast>> features,
                       const py::object& model, std::optional<Eigen::Index> batch_size,
                       std::optional<Eigen::Index> warmup, std::optional<Eigen::Index> inner_steps,
                       std::optional<double> step_size, std::optional<double> temperature,

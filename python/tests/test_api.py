@@ -71,6 +71,15 @@ def test_features_and_model_objects():
     np.testing.assert_allclose(env.means, np.linspace(0, 1, 6))
     play(policy, gen, 50, lambda t, arm: env.pull(arm, gen))
     assert policy.pulls.sum() == 50
+    # A 1-D array is refused (it became one arm of d = 3); lists and integers convert.
+    for make in (sabandit.ts_sa, sabandit.ts_sgld):
+        with pytest.raises(ValueError, match="features.ndim = 1"):
+            make(features=np.array([1.0, 2.0, 3.0]))
+        assert make(features=[[1, 2, 3]]).num_arms == 3
+    with pytest.raises(ValueError, match=r"eta\(2\) = nan"):
+        sabandit.parameters_with_predictors(phi, np.array([0, 1, np.nan, 0, 0, 0.0]))
+    with pytest.raises(ValueError, match=r"features.col\(0\).squaredNorm\(\) = 0"):
+        sabandit.parameters_with_predictors(np.zeros((3, 6)), np.zeros(6))
 
 
 # ------------------------------------------------------------------------------ errors
@@ -86,7 +95,21 @@ def test_bad_arm_is_index_error_and_changes_nothing(make):
         policy.update(-1, 0.0, gen)
     with pytest.raises(ValueError, match="reward = nan"):
         policy.update(0, float("nan"), gen)
+    with pytest.raises(IndexError, match="out of range"):
+        policy.update(2**70, 0.0, gen)
+    # What int() converts but no arm is (an argument swapped with the reward), refused.
+    for not_an_arm in (True, np.bool_(True), 1.0, np.float64(1.0), np.array([1]), "1"):
+        with pytest.raises(TypeError, match="arm = "):
+            policy.update(not_an_arm, 0.0, gen)
+    with pytest.raises(TypeError, match="reward = "):
+        policy.update(0, np.array([1.0]), gen)
+    with pytest.raises(TypeError, match="reward = "):
+        policy.update(0, "1", gen)
     assert policy.save() == before
+    # What stands for an arm or a reward is taken: numpy integers and floats, 0-d arrays, bools.
+    policy.update(np.int64(1), np.float32(0.0), gen)
+    policy.update(np.array(2), np.array(1.0), gen)
+    policy.update(3, True, gen)
 
 
 def test_bad_parameters_are_value_errors_naming_them():
@@ -174,7 +197,14 @@ def test_restore_rejects_another_policy_type_and_keeps_the_policy():
         ts.restore(before[: len(before) // 2])
     with pytest.raises(TypeError):
         ts.restore(42)
+    with pytest.raises(ValueError, match="goes on after the saved state"):
+        ts.restore(before + "x")  # one state per text: trailing text is refused, not ignored
+    with pytest.raises(ValueError, match="goes on after the saved state"):
+        ts.restore(before + before)
     assert ts.save() == before
+    other = sabandit.thompson(3, model="bernoulli")
+    other.restore(before.replace("\n", "\r\n") + "\r\n")  # a Windows transfer's line ends
+    assert other.save() == before
 
 
 def test_engine_is_seeded_saved_and_pickled_like_cpp():
@@ -284,6 +314,13 @@ def test_python_model_errors_and_pickling():
     broken = sabandit.ts_sa(2, model=Broken())
     with pytest.raises(ZeroDivisionError, match="from the model"):
         play(broken, gen, 10)
+
+    class ReturnsNone(ExponentialModel):
+        def grad_log_likelihood(self, xs, phi, theta):
+            return None
+
+    with pytest.raises(TypeError, match="the model's grad_log_likelihood returned None"):
+        play(sabandit.ts_sa(2, model=ReturnsNone()), gen, 10)
     with pytest.raises(TypeError, match="needs a method"):
         sabandit.ts_sa(2, model=object())
 

@@ -1,5 +1,7 @@
 #include <cmath>
+#include <limits>
 
+#include "sabandit/envs/glm.hpp"
 #include "sabandit/envs/paper.hpp"
 #include "sabandit/random.hpp"
 #include "support/catch.hpp"
@@ -61,4 +63,24 @@ TEST_CASE("a generic environment from per-arm distributions", "[envs]") {
   for (int i = 0; i < 10'000; ++i) sum += env.pull(1, gen);
   // Binomial(10^4, 0.9): sd = 30; 5 sigma.
   CHECK(std::abs(sum - 9000.0) < 150.0);
+}
+
+TEST_CASE("parameters_with_predictors refuses what would make theta non-finite", "[envs][errors]") {
+  // A Python user's probe: NaN eta, NaN features and a zero column gave NaN or inf theta.
+  Eigen::MatrixXd phi(2, 3);
+  phi << 1.0, 0.0, 3.0,
+         2.0, 1.0, 4.0;
+  const Eigen::VectorXd eta = Eigen::Vector3d(0.5, -1.0, 2.0);
+  const Eigen::MatrixXd theta = parameters_with_predictors(phi, eta);
+  for (Eigen::Index a = 0; a < 3; ++a) CHECK(phi.col(a).dot(theta.col(a)) == Approx(eta(a)));
+  Eigen::VectorXd bad_eta = eta;
+  bad_eta(1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH(parameters_with_predictors(phi, bad_eta), Catch::Contains("eta(1) = nan"));
+  Eigen::MatrixXd zero = phi, nan = phi;
+  zero.col(2).setZero();
+  nan(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH(parameters_with_predictors(zero, eta),
+                    Catch::Contains("features.col(2).squaredNorm() = 0"));
+  CHECK_THROWS_WITH(parameters_with_predictors(nan, eta),
+                    Catch::Contains("features.col(0).squaredNorm() = nan"));
 }

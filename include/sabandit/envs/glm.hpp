@@ -6,6 +6,7 @@
 //  - feature settings: arm a with features phi_a and a true parameter theta*_a, whose rewards
 //    have mean g(<phi_a, theta*_a>) for the model's inverse link g.
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -70,14 +71,22 @@ template <std::uniform_random_bit_generator URBG>
 }
 
 /// theta*_a = phi_a eta_a / |phi_a|^2: the minimum-norm parameter whose linear predictor
-/// <phi_a, theta*_a> is eta_a (one entry per arm).
+/// <phi_a, theta*_a> is eta_a (one entry per arm). std::invalid_argument, naming the arm, for a
+/// non-finite eta_a, or a column whose |phi_a|^2 is 0, infinite or NaN (theta would be too).
 [[nodiscard]] inline Eigen::MatrixXd parameters_with_predictors(const Eigen::MatrixXd& features,
                                                                 const Eigen::VectorXd& eta) {
   if (eta.size() != features.cols())
     detail::throw_invalid("eta.size()", eta.size(), "must equal the number of arms");
   Eigen::MatrixXd theta(features.rows(), features.cols());
-  for (Eigen::Index a = 0; a < features.cols(); ++a)
-    theta.col(a) = features.col(a) * (eta(a) / features.col(a).squaredNorm());
+  for (Eigen::Index a = 0; a < features.cols(); ++a) {
+    const auto of_arm = [a] { return "(" + std::to_string(a) + ")"; };
+    if (!std::isfinite(eta(a))) detail::throw_invalid("eta" + of_arm(), eta(a), "must be finite");
+    const double norm2 = features.col(a).squaredNorm();
+    if (!(norm2 > 0.0 && norm2 <= std::numeric_limits<double>::max()))
+      detail::throw_invalid("features.col" + of_arm() + ".squaredNorm()", norm2,
+                            "must be finite and > 0: theta would not be");
+    theta.col(a) = features.col(a) * (eta(a) / norm2);
+  }
   return theta;
 }
 
