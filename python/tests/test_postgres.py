@@ -63,12 +63,25 @@ def postgres_url():
         shutil.rmtree(root, ignore_errors=True)
 
 
-def start_worker(url, index, horizon=20000):
-    # TS-SGLD: each trial simulates 8 x `horizon` rounds of 10 chains (about 0.5 s at 20,000).
+# A slow machine's worker: sabandit.tune with each simulation 10 s longer (a sleep before it),
+# under the same budget as the others (a study refuses trials of another budget).
+SLOW_WORKER = ("import sys, time, sabandit\n"
+               "from sabandit import tune\n"
+               "simulate = sabandit.simulate\n"
+               "def slow(*args, **kwargs):\n"
+               "    time.sleep(10)\n"
+               "    return simulate(*args, **kwargs)\n"
+               "sabandit.simulate = slow\n"
+               "sys.exit(tune.main(sys.argv[1:]))\n")
+
+
+def start_worker(url, index, slow=False):
+    # TS-SGLD: each trial simulates 8 x 20,000 rounds of 10 chains (about 0.5 s).
+    program = ["-c", SLOW_WORKER] if slow else ["-m", "sabandit.tune"]
     return subprocess.Popen(
-        [sys.executable, "-m", "sabandit.tune", "run", "--storage", url, "--quiet", "--worker", str(index),
+        [sys.executable, *program, "run", "--storage", url, "--quiet", "--worker", str(index),
          "--threads", "1", "--policies", "TS-SGLD", "--trials", str(BUDGET), "--runs", "8",
-         "--horizon", str(horizon), "--heartbeat", "1", "--grace", "8", "--poll", "0.2"],
+         "--horizon", "20000", "--heartbeat", "1", "--grace", "8", "--poll", "0.2"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -81,11 +94,11 @@ def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
     # Create the study first, so that the workers do not race to create the tables.
     optuna.create_study(study_name=name, storage=postgres_url, direction="minimize")
     study = optuna.load_study(study_name=name, storage=postgres_url)
-    # Worker 0, the victim, runs trials 20 times longer (about 10 s): the kill lands at most 4 s
+    # Worker 0, the victim, runs trials 10 s longer (SLOW_WORKER): the kill lands at most 4 s
     # into one (in practice its first, while the others complete their first four), so it cannot
     # complete first. Killing trials of the workers' common length (0.5 s) raced with their
     # completion, however early the kill: two CI runs saw the victim complete first.
-    workers = [start_worker(postgres_url, 0, horizon=400000)] + [start_worker(postgres_url, i) for i in (1, 2)]
+    workers = [start_worker(postgres_url, 0, slow=True)] + [start_worker(postgres_url, i) for i in (1, 2)]
     complete, running = optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.RUNNING
 
     # Kill worker 0 while it runs a trial, once some trials have completed (Optuna stamps a
