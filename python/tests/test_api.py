@@ -334,19 +334,21 @@ def test_python_model_in_simulate_on_several_threads():
     assert r.pulls.shape == (4, 2) and (r.pulls.sum(axis=1) == 50).all()
 
 
+class Restoring(ExponentialModel):
+    """A model whose gradient restores `policy` (when set) to another policy's state."""
+    policy = None
+    other = sabandit.ts_sa(2, model=ExponentialModel(), window=8).save()
+
+    def grad_log_likelihood(self, xs, phi, theta):
+        if self.policy is not None:
+            self.policy.restore(self.other)
+        return super().grad_log_likelihood(xs, phi, theta)
+
+
 def test_a_policy_serves_one_call_at_a_time():
     # A model written in Python runs Python code inside update: there another thread, or the
     # model itself, could restore the policy and free what the update writes to. Such a call
     # is refused with RuntimeError and the policy is unchanged.
-    other = sabandit.ts_sa(2, model=ExponentialModel(), window=8).save()
-
-    class Restoring(ExponentialModel):
-        policy = None
-
-        def grad_log_likelihood(self, xs, phi, theta):
-            if self.policy is not None:
-                self.policy.restore(other)
-            return super().grad_log_likelihood(xs, phi, theta)
 
     model = Restoring()
     policy, gen = sabandit.ts_sa(2, model=model), sabandit.Engine(5)
@@ -363,15 +365,6 @@ def test_simulate_plays_a_snapshot_of_the_policy():
     # while it runs (here from the model, on a simulator thread) changes nothing it computes.
     # Before, each trial copied the original as it then was.
     env = sabandit.PoissonEnv([1.0, 2.0])
-    other = sabandit.ts_sa(2, model=ExponentialModel(), window=8).save()
-
-    class Restoring(ExponentialModel):
-        policy = None
-
-        def grad_log_likelihood(self, xs, phi, theta):
-            if self.policy is not None:
-                self.policy.restore(other)
-            return super().grad_log_likelihood(xs, phi, theta)
 
     def run(restoring):
         model = Restoring()
