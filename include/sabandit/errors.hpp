@@ -185,6 +185,12 @@ inline void require_scale(std::string_view name, double value) {
     throw_invalid(name, value,
                   "must be in [1e-100, 1e100], so that its products and reciprocal stay finite");
 }
+/// A scale that may also be 0 (a term left out): 0, or in [1e-100, 1e100].
+inline void require_zero_or_scale(std::string_view name, double value) {
+  if (value != 0.0 && !(value >= bounds::min_scale && value <= bounds::max_scale))
+    throw_invalid(name, value,
+                  "must be 0 or in [1e-100, 1e100], so that its products stay finite");
+}
 
 /// A Langevin step size in (0, bounds::step_size].
 inline void require_step_size(std::string_view name, double value) {

@@ -58,8 +58,8 @@ class polynomial_decay {
     // Scale bounds as for every scale parameter (errors.hpp): c2 n^alpha + c3 and the
     // quotient stay finite and non-zero for every n a policy can reach.
     detail::require_scale("polynomial_decay.c1", c1);
-    if (c2 != 0.0) detail::require_scale("polynomial_decay.c2", c2);
-    if (c3 != 0.0) detail::require_scale("polynomial_decay.c3", c3);
+    detail::require_zero_or_scale("polynomial_decay.c2", c2);
+    detail::require_zero_or_scale("polynomial_decay.c3", c3);
     if (!(c2 + c3 > 0.0)) detail::throw_invalid("polynomial_decay.c2 + c3", c2 + c3, "must be > 0");
     if (!(alpha > 0.0 && alpha <= 1.0))
       detail::throw_invalid("polynomial_decay.alpha", alpha, "must be in (0, 1]");
