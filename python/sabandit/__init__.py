@@ -21,6 +21,7 @@ from ._sabandit import (  # noqa: F401  (the public API)
 )
 from . import _sabandit
 import copyreg as _copyreg
+import numbers as _numbers
 
 #: The policy classes, one per (policy, model): e.g. TSSABernoulli, ThompsonPoisson, UCB.
 POLICY_TYPES = tuple(
@@ -51,8 +52,13 @@ def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, recor
     Trial r draws the policy's randomness from Engine.stream(seed, r, 1) and arm a's rewards
     from Engine.stream(seed, r, 2**32 + a), as in C++: the same seed gives the same numbers in
     both. threads = 0 uses one thread per hardware thread; the result does not depend on it.
-    `policy` is copied for each trial and is not changed.
+    `policy` is copied once, when the run starts, and is not changed.
     """
     if not isinstance(policy, POLICY_TYPES):
         raise TypeError(f"sabandit.simulate: policy must be a sabandit policy, not {type(policy).__name__}")
+    # The C++ integer types, checked here so that the error names the argument (pybind11's
+    # conversion says only "incompatible function arguments"); C++ checks the values' meaning.
+    for name, value, limit in (("seed", seed, 2**64), ("threads", threads, 2**32)):
+        if isinstance(value, bool) or not isinstance(value, _numbers.Integral) or not 0 <= value < limit:
+            raise ValueError(f"sabandit.simulate: {name} = {value!r} (must be an int in [0, 2**{limit.bit_length() - 1}))")
     return policy._simulate(env, horizon, trials, seed, threads, record_points)

@@ -148,6 +148,17 @@ def test_bernoulli_policy_rejects_a_count_with_the_cpp_message():
                                "(must be in [0, 1] for Bernoulli rewards)")
 
 
+def test_simulate_names_a_bad_seed_or_thread_count():
+    env, policy = sabandit.bernoulli_gap(2), sabandit.ucb(2)
+    for seed in (-1, 2**64, 1.5, True):
+        with pytest.raises(ValueError, match=r"seed = .* \(must be an int in \[0, 2\*\*64\)\)"):
+            sabandit.simulate(env, policy, horizon=10, trials=1, seed=seed)
+    with pytest.raises(ValueError, match="threads = -1"):
+        sabandit.simulate(env, policy, horizon=10, trials=1, threads=-1)
+    assert sabandit.simulate(env, policy, horizon=10, trials=1, seed=2**64 - 1).trials == 1
+    assert sabandit.simulate(env, policy, horizon=10, trials=1, seed=np.uint64(5)).trials == 1
+
+
 def test_wrong_types_are_type_errors():
     with pytest.raises(TypeError):
         sabandit.ucb(4).select(None)
