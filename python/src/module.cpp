@@ -224,7 +224,25 @@ void bind_core(py::module_& m) {
       }, "mean_regret[-1]")
       .def_property_readonly("final_standard_error", [](const simulation_result& r) {
         return r.standard_error.at(r.standard_error.size() - 1);
-      }, "standard_error[-1]");
+      }, "standard_error[-1]")
+      // Picklable, so that multiprocessing and joblib can return it from a worker process.
+      .def(py::pickle(
+          [](const simulation_result& r) {
+            return py::make_tuple(r.rounds, r.mean_regret, r.standard_error, r.optimal_fraction,
+                                  r.final_regrets, r.pulls, r.trials);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 7) throw std::invalid_argument("sabandit: bad pickled SimulationResult");
+            simulation_result r;
+            r.rounds = t[0].cast<py::array_t<std::int64_t>>();
+            r.mean_regret = t[1].cast<py::array_t<double>>();
+            r.standard_error = t[2].cast<py::array_t<double>>();
+            r.optimal_fraction = t[3].cast<py::array_t<double>>();
+            r.final_regrets = t[4].cast<py::array_t<double>>();
+            r.pulls = t[5].cast<py::array_t<std::int64_t>>();
+            r.trials = t[6].cast<std::int64_t>();
+            return r;
+          }));
 }
 
 }  // namespace sabandit::python

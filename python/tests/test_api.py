@@ -268,6 +268,11 @@ def test_simulate_shapes_dtypes_and_invariants():
     np.testing.assert_allclose(r.final_regrets, 0.2 * r.pulls[:, :5].sum(axis=1), rtol=1e-12)
     assert r.final_regret == pytest.approx(r.final_regrets.mean())
     assert np.all(np.diff(r.mean_regret) >= 0)
+    clone = pickle.loads(pickle.dumps(r))  # for multiprocessing and joblib
+    for field in ("rounds", "mean_regret", "standard_error", "optimal_fraction", "final_regrets", "pulls"):
+        np.testing.assert_array_equal(getattr(clone, field), getattr(r, field))
+        assert getattr(clone, field).dtype == getattr(r, field).dtype
+    assert clone.trials == r.trials and clone.final_regret == r.final_regret
     # The same seed, any number of threads: the same numbers.
     again = sabandit.simulate(env, policy, horizon=1000, trials=5, seed=3, threads=1, record_points=20)
     np.testing.assert_array_equal(again.final_regrets, r.final_regrets)
