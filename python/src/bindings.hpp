@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -180,6 +181,22 @@ class exclusive_use {
   }
   const void* policy_;
 };
+
+/// `call(copy of gen)`, keeping the copy's draws only if it returns: a call that raises (a
+/// reward model written in Python that fails midway, a diverging chain) leaves the engine as it
+/// was too, so a retry makes the decisions of a run without the error.
+template <class Call>
+decltype(auto) drawing_on_success(engine& gen, Call&& call) {
+  engine draws = gen;
+  if constexpr (std::is_void_v<decltype(call(draws))>) {
+    call(draws);
+    gen = draws;
+  } else {
+    auto result = call(draws);
+    gen = draws;
+    return result;
+  }
+}
 
 /// A copy of `policy`, taken under exclusive_use.
 template <class P>
@@ -394,18 +411,18 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
   cls.def_property_readonly("num_arms", [](const P& p) { return p.num_arms(); }, "K, the number of arms")
       .def("select", [](P& p, engine& gen) {
         const exclusive_use use(&p);
-        return p.select(gen);
+        return drawing_on_success(gen, [&](engine& g) { return p.select(g); });
       }, py::arg("engine"),
-           "The arm to play, in [0, K), drawing from `engine`.")
+           "The arm to play, in [0, K), drawing from `engine` (unchanged if it raises).")
       .def("update", [](P& p, const py::handle& arm, const py::handle& reward, engine& gen) {
         const Eigen::Index a = arm_of(arm);
         const double x = reward_of(reward);
         const exclusive_use use(&p);
-        p.update(a, x, gen);
+        drawing_on_success(gen, [&](engine& g) { p.update(a, x, g); });
       },
            py::arg("arm"), py::arg("reward"), py::arg("engine"),
            "Learns `reward` of `arm`. IndexError for a bad arm, ValueError for a reward that is "
-           "not finite or outside the model's support; the policy is then unchanged.")
+           "not finite or outside the model's support; the policy and the engine are then unchanged.")
       .def_property_readonly("pulls", [](const P& p) -> Eigen::ArrayXd {
         if constexpr (requires { p.statistics(); }) return p.statistics().counts();
         else return p.posterior().statistics().counts();  // epsilon_ts

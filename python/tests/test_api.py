@@ -331,6 +331,25 @@ def test_python_model_errors_and_pickling():
     with pytest.raises(ZeroDivisionError, match="from the model"):
         play(broken, gen, 10)
 
+    class BreaksLater(ExponentialModel):
+        broken = False
+
+        def grad_log_likelihood(self, xs, phi, theta):
+            if self.broken:
+                raise ZeroDivisionError("from the model")
+            return super().grad_log_likelihood(xs, phi, theta)
+
+    # A failing select (TS-SGLD's draws its mini-batches, then the gradient raises) keeps none
+    # of its draws: the engine is as it was, like the policy.
+    model = BreaksLater()
+    sgld = sabandit.ts_sgld(2, model=model)
+    play(sgld, gen, 6, lambda t, arm: 1.0 + arm)
+    model.broken = True
+    before, state = sgld.save(), gen.save()
+    with pytest.raises(ZeroDivisionError, match="from the model"):
+        sgld.select(gen)
+    assert sgld.save() == before and gen.save() == state
+
     class ReturnsNone(ExponentialModel):
         def grad_log_likelihood(self, xs, phi, theta):
             return None
@@ -370,10 +389,10 @@ def test_a_policy_serves_one_call_at_a_time():
     policy, gen = sabandit.ts_sa(2, model=model), sabandit.Engine(5)
     play(policy, gen, 10, lambda t, arm: 1.0 + arm)
     model.policy = policy
-    before = policy.save()
+    before, state = policy.save(), gen.save()
     with pytest.raises(RuntimeError, match="in use by another call"):
         policy.update(1, 1.0, gen)  # a Langevin step: the gradient, which restores
-    assert policy.save() == before
+    assert policy.save() == before and gen.save() == state  # the engine too: no draw is kept
 
 
 def test_simulate_plays_a_snapshot_of_the_policy():
