@@ -2,6 +2,7 @@
 // Shared pieces of the sabandit Python module (_sabandit): the binding of one policy type
 // (select/update, save/restore, pickling, simulate) and the reward model written in Python.
 // The library's headers are used as they are; nothing here changes what a policy decides.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <future>
@@ -11,7 +12,6 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -165,18 +165,26 @@ struct simulation_result {
 class exclusive_use {
  public:
   explicit exclusive_use(const void* policy) : policy_(policy) {
-    if (!in_use().insert(policy).second)
+    auto& busy = in_use();
+    if (std::find(busy.begin(), busy.end(), policy) != busy.end())
       throw std::runtime_error(
           "sabandit: this policy is in use by another call (another thread, or its reward "
           "model's own code); a policy serves one caller at a time: give each thread a copy()");
+    busy.push_back(policy);
   }
-  ~exclusive_use() { in_use().erase(policy_); }
+  ~exclusive_use() {
+    auto& busy = in_use();
+    *std::find(busy.begin(), busy.end(), policy_) = busy.back();
+    busy.pop_back();
+  }
   exclusive_use(const exclusive_use&) = delete;
   exclusive_use& operator=(const exclusive_use&) = delete;
 
  private:
-  static std::unordered_set<const void*>& in_use() {
-    static std::unordered_set<const void*> policies;  // one set for the whole module
+  // The policies in a call now: one per thread inside a call, a handful at most, so a vector
+  // (no allocation per call once it has grown) searched linearly. One for the whole module.
+  static std::vector<const void*>& in_use() {
+    static std::vector<const void*> policies;
     return policies;
   }
   const void* policy_;
