@@ -463,21 +463,6 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
 
 // ---------------------------------------------------------------- keyword-argument helpers
 
-/// A number as the docstrings show it (shortest round-trip form).
-inline std::string num(double x) {
-  std::ostringstream out;
-  out.precision(17);
-  out << x;
-  std::string s = out.str();
-  for (int digits = 1; digits <= 17; ++digits) {  // the shortest that reads back exactly
-    std::ostringstream shorter;
-    shorter.precision(digits);
-    shorter << x;
-    if (std::stod(shorter.str()) == x) return shorter.str();
-  }
-  return s;
-}
-
 /// `target = *value` when the keyword was given.
 template <class T, class U>
 void set_if(T& target, const std::optional<U>& value) {

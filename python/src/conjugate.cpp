@@ -107,7 +107,7 @@ void bind_conjugate(py::module_& m) {
      py::arg("temperature") = py::none(), py::arg("prior") = py::none(), py::arg("warmup") = py::none(),
      ("Exact Thompson sampling over K arms (C++ thompson<Model>). model: 'gaussian' (or "
       "GaussianModel(noise_variance)), 'bernoulli', 'poisson'. Omitted keywords keep the C++ "
-      "defaults: temperature (tau, multiplies the posterior variance) = " + num(tsd.temperature) +
+      "defaults: temperature (tau, multiplies the posterior variance) = " + detail::value_text(tsd.temperature) +
       ", warmup = " + std::to_string(tsd.warmup) + ", " + prior_doc).c_str());
 
   m.def("epsilon_ts", [](Eigen::Index num_arms, const py::object& model, std::optional<double> epsilon,
@@ -123,7 +123,7 @@ void bind_conjugate(py::module_& m) {
   }, py::arg("num_arms"), py::kw_only(), py::arg("model") = "gaussian", py::arg("epsilon") = py::none(),
      py::arg("temperature") = py::none(), py::arg("prior") = py::none(), py::arg("warmup") = py::none(),
      ("epsilon-TS over K arms (C++ epsilon_ts<Model>). epsilon in [0, 1), default 1/K; the other "
-      "keywords as for thompson(): temperature = " + num(tsd.temperature) + ", warmup = " +
+      "keywords as for thompson(): temperature = " + detail::value_text(tsd.temperature) + ", warmup = " +
       std::to_string(tsd.warmup) + ", " + prior_doc).c_str());
 
   const kl_ucb<>::params kld;
@@ -140,7 +140,7 @@ void bind_conjugate(py::module_& m) {
      py::arg("log_log_coefficient") = py::none(), py::arg("warmup") = py::none(),
      ("KL-UCB over K arms (C++ kl_ucb<Model>; the C++ default model is Bernoulli). Omitted "
       "keywords keep the C++ defaults: log_log_coefficient (c of log t + c log log t) = " +
-      num(kld.log_log_coefficient) + ", warmup = " + std::to_string(kld.warmup) + ".").c_str());
+      detail::value_text(kld.log_log_coefficient) + ", warmup = " + std::to_string(kld.warmup) + ".").c_str());
 }
 
 }  // namespace sabandit::python

@@ -141,7 +141,7 @@ void bind_model(py::module_& m, const std::string& suffix) {
 std::string common_doc(double h, double tau, Eigen::Index warmup, Eigen::Index n, const char* init,
                        const char* metric) {
   return "warmup (Omega) = " + std::to_string(warmup) + ", inner_steps (N) = " + std::to_string(n) +
-         ", step_size (h) = " + num(h) + ", temperature (tau) = " + num(tau) + ", init = '" + init +
+         ", step_size (h) = " + detail::value_text(h) + ", temperature (tau) = " + detail::value_text(tau) + ", init = '" + init +
          "' (or 'prior'), metric = '" + metric +
          "' ('fisher' or 'identity'), prior = (mean, variance) of the normal prior on theta (the "
          "model's default: flat (0, inf) for Gaussian, (0, 4) for Bernoulli and Poisson, (0, 1) "
@@ -199,12 +199,12 @@ void bind_langevin(py::module_& m) {
       "`features` (d x K). model: 'gaussian' (or GaussianModel(noise_variance)), 'bernoulli', "
       "'poisson', or an object written in Python (docs/python.md). preset: 'default' (scale-free, "
       "params{}), 'paper' (params::paper(): Algorithm 1 as printed with the appendix's values "
-      "Omega = 19, B = 27, h = 0.532, sa_schedule = (" + num(psch.c1()) + ", " + num(psch.c2()) +
-      ", " + num(psch.c3()) + ", " + num(psch.alpha()) + "), metric 'identity') or 'robust'. "
+      "Omega = 19, B = 27, h = 0.532, sa_schedule = (" + detail::value_text(psch.c1()) + ", " + detail::value_text(psch.c2()) +
+      ", " + detail::value_text(psch.c3()) + ", " + detail::value_text(psch.alpha()) + "), metric 'identity') or 'robust'. "
       "Keywords given override the preset; omitted ones keep its C++ values, for 'default': "
       "window (B) = " + std::to_string(sad.window) + ", sa_schedule = (c1, c2, c3, alpha) of "
-      "gamma_n = c1 / (c2 n^alpha + c3) = (" + num(sch.c1()) + ", " + num(sch.c2()) + ", " +
-      num(sch.c3()) + ", " + num(sch.alpha()) + "), prior_rewards = (sum, count) of the conjugate "
+      "gamma_n = c1 / (c2 n^alpha + c3) = (" + detail::value_text(sch.c1()) + ", " + detail::value_text(sch.c2()) + ", " +
+      detail::value_text(sch.c3()) + ", " + detail::value_text(sch.alpha()) + "), prior_rewards = (sum, count) of the conjugate "
       "prior as pseudo-rewards (the model's: (1, 2) for 'bernoulli', (1, 1e-4) for 'poisson', "
       "none otherwise; the normal prior is then flat), " +
       common_doc(sad.step_size, sad.temperature, sad.warmup, sad.inner_steps, init_name(sad.init),

@@ -202,7 +202,7 @@ void bind_core(py::module_& m) {
     return ucb(num_arms, p);
   }, py::arg("num_arms"), py::kw_only(), py::arg("bonus_scale") = py::none(), py::arg("warmup") = py::none(),
      ("UCB over K arms. Omitted keywords keep the C++ defaults: bonus_scale (tau) = " +
-      num(ucb::params{}.bonus_scale) + ", warmup = " + std::to_string(ucb::params{}.warmup) + ".")
+      detail::value_text(ucb::params{}.bonus_scale) + ", warmup = " + std::to_string(ucb::params{}.warmup) + ".")
          .c_str());
 
   // ---------------------------------------------------------------------- simulate result
