@@ -179,15 +179,19 @@ inline void require_reward(double reward) {
     throw_invalid("reward", reward, "must be finite with |reward| <= 1e150, so that sums cannot overflow");
 }
 
+/// Whether `value` is in [bounds::min_scale, bounds::max_scale], a scale parameter's range.
+[[nodiscard]] inline bool is_scale(double value) {
+  return value >= bounds::min_scale && value <= bounds::max_scale;
+}
 /// A scale parameter (temperature, variance) in [bounds::min_scale, bounds::max_scale].
 inline void require_scale(std::string_view name, double value) {
-  if (!(value >= bounds::min_scale && value <= bounds::max_scale))
+  if (!is_scale(value))
     throw_invalid(name, value,
                   "must be in [1e-100, 1e100], so that its products and reciprocal stay finite");
 }
 /// A scale that may also be 0 (a term left out): 0, or in [1e-100, 1e100].
 inline void require_zero_or_scale(std::string_view name, double value) {
-  if (value != 0.0 && !(value >= bounds::min_scale && value <= bounds::max_scale))
+  if (value != 0.0 && !is_scale(value))
     throw_invalid(name, value,
                   "must be 0 or in [1e-100, 1e100], so that its products stay finite");
 }
