@@ -31,6 +31,28 @@ void BM_engine_xoshiro256pp(benchmark::State& state) {
 }
 BENCHMARK(BM_engine_xoshiro256pp);
 
+// Skipping n outputs: the state step repeated n times (the baseline) against discard(n),
+// which jumps by the characteristic polynomial from xoshiro256pp::jump_threshold on. The
+// threshold is where the two times cross.
+void BM_discard_by_steps(benchmark::State& state) {
+  sabandit::xoshiro256pp gen(1);
+  auto words = gen.state();
+  for (auto _ : state) {
+    for (auto n = state.range(0); n != 0; --n) sabandit::xoshiro256pp::step(words);
+    benchmark::DoNotOptimize(words);
+  }
+}
+BENCHMARK(BM_discard_by_steps)->RangeMultiplier(4)->Range(1 << 10, 1 << 18);
+
+void BM_discard(benchmark::State& state) {
+  sabandit::xoshiro256pp gen(1);
+  for (auto _ : state) {
+    gen.discard(static_cast<unsigned long long>(state.range(0)));
+    benchmark::DoNotOptimize(gen);
+  }
+}
+BENCHMARK(BM_discard)->RangeMultiplier(4)->Range(1 << 10, 1 << 18)->Arg(-1);  // -1: 2^64 - 1
+
 // The baseline: what a straightforward program does.
 void BM_normal_std_mt19937_64(benchmark::State& state) {
   std::mt19937_64 gen(1);

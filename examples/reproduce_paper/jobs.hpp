@@ -70,7 +70,10 @@ inline grid_result run_figure1(const figure1_options& o) {
     plot_run(outputs, o.common, "figure1_" + where.id() + ".png", where.title(), o.horizon, o.trials,
              regret_panels(lines, curves.front().mean_regret, "regret minus TS's regret"));
   }
-  table << final_regret_note(o.horizon, o.trials, o.common.seed) << '\n';
+  table << final_regret_note(o.horizon, o.trials, o.common.seed)
+        << " Every policy has the parameters of figure1_params.txt: TS-SA is Algorithm 1 as printed"
+           " (the identity metric), not the library's scale-free default"
+           " (docs/scale-free-ts-sa.md).\n";
   outputs.write("figure1.md", table.str());
   outputs.write("figure1_params.txt", o.params.to_text());
   return run.commit(outputs, "figure1.csv", table.str(), policy_rounds);

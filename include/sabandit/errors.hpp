@@ -211,13 +211,15 @@ class state_size_error : public std::length_error {
 
 /// Throws state_size_error (a std::length_error) unless `num_arms` x `per_arm` + `shared`
 /// doubles (computed without overflow) is within bounds::state_doubles; returns `num_arms`.
-/// Called before allocating.
+/// Called before allocating. `unit` names what `num_arms` counts in the message (the simulator
+/// checks recorded points, a contextual policy parameter blocks).
 /// A negative `num_arms` passes through: its own check names it. A negative `per_arm` or
 /// `shared` (from an invalid window or batch size, named by its own check later) counts as one
 /// double per arm and none shared: letting it through skipped the check of a huge K, which was
 /// then allocated before the invalid size was noticed.
 inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_arms,
-                                       Eigen::Index per_arm, Eigen::Index shared = 0) {
+                                       Eigen::Index per_arm, Eigen::Index shared = 0,
+                                       std::string_view unit = "arms") {
   if (num_arms < 0) return num_arms;
   if (per_arm < 1) per_arm = 1;
   if (shared < 0) shared = 0;
@@ -225,7 +227,8 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
   if (detail::mul_overflow(num_arms, per_arm, &total) ||
       detail::add_overflow(total, shared, &total) || total > bounds::state_doubles) {
     throw state_size_error("sabandit: " + std::string(what) + " needs " + std::to_string(num_arms) +
-                           " arms x " + std::to_string(per_arm) + " doubles + " +
+                           " " + std::string(unit) + " x " + std::to_string(per_arm) +
+                           " doubles + " +
                            std::to_string(shared) +
                            " doubles, beyond the bound of 2^31 doubles (16 GiB) of state "
                            "(sabandit::bounds::state_doubles)");

@@ -9,6 +9,16 @@ from the header-only C++ library, with its seeded engine, environments and simul
 
 docs/python.md is the guide; every function and class has its docstring.
 """
+import sys as _sys
+
+try:  # before the extension, which imports numpy as it loads and then says only "initialization failed"
+    import numpy as _numpy  # noqa: F401
+except ImportError as _error:
+    raise ImportError(
+        f"sabandit needs numpy, which {_sys.executable} cannot import ({_error}): install "
+        "python3-numpy (Debian) and use the python3 it belongs to, /usr/bin/python3 "
+        "(docs/python.md, \"Build and import\")") from _error
+
 from ._sabandit import (  # noqa: F401  (the public API)
     __version__,
     Engine,
@@ -21,7 +31,6 @@ from ._sabandit import (  # noqa: F401  (the public API)
 )
 from . import _sabandit
 import copyreg as _copyreg
-import numbers as _numbers
 
 #: The policy classes, one per (policy, model): e.g. TSSABernoulli, ThompsonPoisson, UCB.
 POLICY_TYPES = tuple(
@@ -56,9 +65,4 @@ def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, recor
     """
     if not isinstance(policy, POLICY_TYPES):
         raise TypeError(f"sabandit.simulate: policy must be a sabandit policy, not {type(policy).__name__}")
-    # The C++ integer types, checked here so that the error names the argument (pybind11's
-    # conversion says only "incompatible function arguments"); C++ checks the values' meaning.
-    for name, value, limit in (("seed", seed, 2**64), ("threads", threads, 2**32)):
-        if isinstance(value, bool) or not isinstance(value, _numbers.Integral) or not 0 <= value < limit:
-            raise ValueError(f"sabandit.simulate: {name} = {value!r} (must be an int in [0, 2**{limit.bit_length() - 1}))")
     return policy._simulate(env, horizon, trials, seed, threads, record_points)

@@ -319,6 +319,29 @@ inline Eigen::Index arm_of(const py::handle& arm) {
   return static_cast<Eigen::Index>(value);
 }
 
+/// An unsigned integer argument from Python (a seed, a count), named `name`, of `bits` bits: an
+/// int or what stands for one (operator.index), not a bool; TypeError for another type,
+/// ValueError naming the range for a value outside [0, 2**bits). pybind11's own conversion said
+/// only "incompatible function arguments" and named no argument.
+inline std::uint64_t unsigned_of(std::string_view name, const py::handle& value, int bits = 64) {
+  const auto index = PyBool_Check(value.ptr())
+                         ? py::object()
+                         : py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!index) {
+    PyErr_Clear();
+    throw py::type_error("sabandit: " + std::string(name) + " = " + std::string(py::repr(value)) +
+                         " (must be an int, not " +
+                         std::string(py::str(py::type::of(value).attr("__name__"))) + ")");
+  }
+  const auto limit = py::reinterpret_steal<py::object>(
+      PyNumber_Lshift(py::int_(1).ptr(), py::int_(bits).ptr()));
+  if (index < py::int_(0) || !(index < limit))
+    throw py::value_error("sabandit: invalid argument: " + std::string(name) + " = " +
+                          std::string(py::repr(index)) + " (must be an int in [0, 2**" +
+                          std::to_string(bits) + "))");
+  return index.cast<std::uint64_t>();
+}
+
 /// A reward from Python: a number, or a 0-d array (a bool is 0 or 1); an array of one reward
 /// or more is refused, where float() took np.array([1.0]) as 1.0.
 inline double reward_of(const py::handle& reward) {
@@ -452,9 +475,12 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
       .def("__deepcopy__", [](const P& p, const py::handle&) { return copy_of(p); }, py::arg("memo"))
       .def(std::move(pickling))
       .def("_simulate", [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
-                           std::uint64_t seed, unsigned threads, Eigen::Index record_points) {
+                           const py::handle& seed, const py::handle& threads,
+                           Eigen::Index record_points) {
+        const std::uint64_t s = unsigned_of("seed", seed);
+        const auto n = static_cast<unsigned>(unsigned_of("threads", threads, 32));
         return with_env(env, [&](const auto& e) {
-          return simulate_copies(copy_of(p), e, horizon, trials, seed, threads, record_points);
+          return simulate_copies(copy_of(p), e, horizon, trials, s, n, record_points);
         });
       }, py::arg("env"), py::arg("horizon"), py::arg("trials"), py::arg("seed"), py::arg("threads"),
          py::arg("record_points"));

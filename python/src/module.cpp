@@ -92,14 +92,19 @@ void bind_core(py::module_& m) {
                      "xoshiro256++, sabandit's default engine (sabandit::default_engine), seeded "
                      "through splitmix64 as in C++. The caller owns it and passes it to select, "
                      "update and pull.")
-      .def(py::init<std::uint64_t>(), py::arg("seed") = 0)
-      .def_static("stream", [](std::uint64_t seed, std::uint64_t trial, std::uint64_t role) {
-        return make_stream(seed, trial, role);
+      .def(py::init([](const py::handle& seed) { return engine(unsigned_of("seed", seed)); }),
+           py::arg("seed") = 0, "The engine seeded by `seed`, an int in [0, 2**64).")
+      .def_static("stream", [](const py::handle& seed, const py::handle& trial, const py::handle& role) {
+        return make_stream(unsigned_of("seed", seed), unsigned_of("trial", trial),
+                           unsigned_of("role", role));
       }, py::arg("seed"), py::arg("trial"), py::arg("role"),
          "The engine of stream (seed, trial, role) as the simulator makes them (role 1: the "
          "policy's engine; 2**32 + a: arm a's rewards).")
-      .def_static("stream_key", &stream_key, py::arg("seed"), py::arg("trial"), py::arg("role"),
-                  "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
+      .def_static("stream_key", [](const py::handle& seed, const py::handle& trial, const py::handle& role) {
+        return stream_key(unsigned_of("seed", seed), unsigned_of("trial", trial),
+                          unsigned_of("role", role));
+      }, py::arg("seed"), py::arg("trial"), py::arg("role"),
+         "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
       .def_static("from_state", [](const std::array<std::uint64_t, 4>& words) {
         // C++'s constructor replaces the all-zero state (which no engine can have) by seed 0's;
         // restore() refuses it, and so does this, rather than return another state than asked.
@@ -111,7 +116,8 @@ void bind_core(py::module_& m) {
       .def("__call__", [](engine& g) { return g(); }, "The next 64 random bits (an int).")
       .def("uniform", [](engine& g) { return uniform01(g); }, "A uniform float in [0, 1).")
       .def("normal", [](engine& g) { return standard_normal(g); }, "A standard normal draw.")
-      .def("discard", &engine::discard, py::arg("count"), "Advances by `count` outputs.")
+      .def("discard", [](engine& g, const py::handle& count) { g.discard(unsigned_of("count", count)); },
+           py::arg("count"), "Advances by `count` outputs, an int in [0, 2**64).")
       .def_property_readonly("state", &engine::state, "The four 64-bit words of the state.")
       .def("save", [](const engine& g) {
         std::ostringstream out;

@@ -150,8 +150,11 @@ def test_bernoulli_policy_rejects_a_count_with_the_cpp_message():
 
 def test_simulate_names_a_bad_seed_or_thread_count():
     env, policy = sabandit.bernoulli_gap(2), sabandit.ucb(2)
-    for seed in (-1, 2**64, 1.5, True):
+    for seed in (-1, 2**64):
         with pytest.raises(ValueError, match=r"seed = .* \(must be an int in \[0, 2\*\*64\)\)"):
+            sabandit.simulate(env, policy, horizon=10, trials=1, seed=seed)
+    for seed in (1.5, True, "1"):
+        with pytest.raises(TypeError, match=r"seed = .* \(must be an int, not"):
             sabandit.simulate(env, policy, horizon=10, trials=1, seed=seed)
     with pytest.raises(ValueError, match="threads = -1"):
         sabandit.simulate(env, policy, horizon=10, trials=1, threads=-1)
@@ -231,6 +234,25 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
     for _ in range(3):
         b()
     assert a == b
+    # Any count at once (C++ jumps by the characteristic polynomial), and 2**64 = 2 x 2**63.
+    c, d = a.copy(), a.copy()
+    c.discard(2**64 - 1)
+    c.discard(1)
+    d.discard(2**63)
+    d.discard(2**63)
+    assert c == d
+    # Seeds, stream indices and counts are ints in [0, 2**64), named when they are not.
+    for call in (lambda v: sabandit.Engine(v), lambda v: a.discard(v),
+                 lambda v: sabandit.Engine.stream(1, v, 1), lambda v: sabandit.Engine.stream_key(v, 1, 1)):
+        for bad in (-1, 2**64):
+            with pytest.raises(ValueError, match=r" = .* \(must be an int in \[0, 2\*\*64\)\)"):
+                call(bad)
+        for bad in (1.5, True, "3"):
+            with pytest.raises(TypeError, match=r"must be an int, not"):
+                call(bad)
+    with pytest.raises(ValueError, match=r"^sabandit: invalid argument: seed = -1 "):
+        sabandit.Engine(-1)
+    assert sabandit.Engine(np.uint64(7)) == sabandit.Engine(7) != sabandit.Engine(2**64 - 1)
     assert 0.0 <= a.uniform() < 1.0 and isinstance(a(), int)
     # splitmix64-seeded xoshiro256++: the known first output for seed 0 is an engine property
     # shared with C++ (tests/unit/random_test.cpp checks the algorithm).

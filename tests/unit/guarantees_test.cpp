@@ -375,6 +375,10 @@ TEST_CASE("simulate's recorded rounds and result sizes are checked integers (iss
   const auto factory = [](Eigen::Index) { return ucb(2); };
   CHECK_THROWS_AS(simulate(env, factory, {.horizon = big, .trials = Eigen::Index{1} << 40}),
                   std::length_error);
+  // The message names the trials asked for and what the rows count (not "arms").
+  CHECK_THROWS_WITH(simulate(env, factory, {.horizon = big, .trials = Eigen::Index{1} << 40}),
+                    Catch::Contains("trials = 1099511627776)") &&
+                        Catch::Contains("needs 100 recorded points x 2199023255556 doubles"));
   CHECK_THROWS_AS(
       simulate(env, factory, {.horizon = big, .trials = big, .record_points = big}),
       std::length_error);

@@ -48,6 +48,78 @@ TEST_CASE("xoshiro256++ matches known answers", "[random]") {
   }
 }
 
+TEST_CASE("xoshiro256++'s characteristic polynomial, derived from the engine", "[random]") {
+  // Berlekamp-Massey over GF(2) on 512 bits of one state bit: a sequence driven by a linear map
+  // of 256 bits with a primitive characteristic polynomial has that polynomial as its shortest
+  // recurrence, of length 256 (2n bits determine it).
+  auto words = xoshiro256pp(123).state();
+  std::vector<int> bits;
+  for (int i = 0; i < 512; ++i) {
+    bits.push_back(static_cast<int>(words[0] & 1U));
+    xoshiro256pp::step(words);
+  }
+  std::vector<int> c(513, 0), b(513, 0);  // connection polynomials, c(x) = 1 + c_1 x + ...
+  c[0] = b[0] = 1;
+  std::size_t length = 0, shift = 1;
+  for (std::size_t i = 0; i < bits.size(); ++i) {
+    int discrepancy = bits[i];
+    for (std::size_t j = 1; j <= length; ++j) discrepancy ^= c[j] & bits[i - j];
+    if (discrepancy == 0) {
+      ++shift;
+      continue;
+    }
+    const std::vector<int> previous = c;
+    for (std::size_t j = 0; j + shift < c.size(); ++j) c[j + shift] ^= b[j];
+    if (2 * length <= i) {
+      length = i + 1 - length;
+      b = previous;
+      shift = 1;
+    } else {
+      ++shift;
+    }
+  }
+  REQUIRE(length == 256);
+  // P(x) = x^256 c(1/x): the coefficient of x^i is c_{256 - i}.
+  xoshiro256pp::state_type low{};
+  for (std::size_t i = 0; i < 256; ++i)
+    if (c[256 - i] != 0) low[i / 64] |= std::uint64_t{1} << (i % 64);
+  CHECK(low == xoshiro256pp::characteristic_polynomial);
+  // x^(2^256) = x mod P: the order of x divides 2^256 - 1, the period.
+  detail::gf2_polynomial power{2, 0, 0, 0};
+  for (int k = 0; k < 256; ++k) power = detail::gf2_multiply_mod(power, power, low);
+  CHECK(power == detail::gf2_polynomial{2, 0, 0, 0});
+}
+
+TEST_CASE("discard(n) skips n outputs, by steps or by the jump polynomial", "[random]") {
+  xoshiro256pp base(2026);
+  (void)base();
+  // Below, at and past the threshold where discard jumps: the state of n calls.
+  for (const unsigned long long n : {0ULL, 1ULL, 255ULL, 256ULL, 16383ULL, 16384ULL, 16385ULL,
+                                     100'000ULL, 1'000'003ULL}) {
+    xoshiro256pp stepped = base, jumped = base;
+    for (unsigned long long i = 0; i < n; ++i) (void)stepped();
+    jumped.discard(n);
+    CHECK(jumped == stepped);
+  }
+  // Jumps compose as the steps they stand for: 2^63 = 2 x 2^62 = (2^64 - 1) - (2^63 - 1).
+  xoshiro256pp a = base, b = base, c = base;
+  a.discard(1ULL << 63);
+  b.discard(1ULL << 62);
+  b.discard(1ULL << 62);
+  b.discard(1ULL << 62);
+  b.discard(1ULL << 62);
+  c.discard((1ULL << 63) - 1);
+  c.discard(1);
+  a.discard(1ULL << 63);
+  c.discard(1ULL << 63);
+  CHECK(a == b);
+  CHECK(a == c);
+  xoshiro256pp d = base;
+  d.discard(~0ULL);  // 2^64 - 1 outputs, at once
+  d.discard(1);
+  CHECK(d == a);
+}
+
 TEST_CASE("copies replay and equality compares state", "[random]") {
   xoshiro256pp a(42);
   a.discard(10);

@@ -135,7 +135,8 @@ class policy_core {
                                    Eigen::Index shared) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
     detail::require_state_size("a contextual policy", map.blocks(num_arms), per_block,
-                               shared + 2 * map.dimension() + 2 * num_arms);
+                               shared + 2 * map.dimension() + 2 * num_arms,
+                               "parameter blocks");
     return num_arms;
   }
 

@@ -9,6 +9,8 @@
 #include <ios>
 #include <limits>
 
+#include "sabandit/random/gf2_jump.hpp"
+
 namespace sabandit {
 
 /// SplitMix64: a 64-bit counter passed through a strong bijective mixer. Used to expand one
@@ -74,27 +76,44 @@ class xoshiro256pp {
   /// The next output, then one step of the linear recurrence (the published algorithm).
   constexpr result_type operator()() noexcept {
     const std::uint64_t result = std::rotl(state_[0] + state_[3], 23) + state_[0];
-    const std::uint64_t t = state_[1] << 17U;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = std::rotl(state_[3], 45);
+    step(state_);
     return result;
   }
 
-  /// Skips `count` outputs, as std engines do; linear in `count` (no jump polynomial), which
-  /// is enough for tests; independent streams come from make_stream() instead.
+  /// Skips `count` outputs, as std engines do, in time logarithmic in `count`: past a few
+  /// thousand outputs it jumps by the characteristic polynomial (random/gf2_jump.hpp), so that
+  /// discard(2^64 - 1) returns at once. Both routes give the same state (tests/unit/random_test.cpp).
   constexpr void discard(unsigned long long count) noexcept {
-    for (; count != 0; --count) (void)(*this)();
+    if (count < jump_threshold) {
+      for (; count != 0; --count) step(state_);
+    } else {
+      state_ = detail::gf2_apply(detail::gf2_power_of_x(count, characteristic_polynomial), state_,
+                                 step);
+    }
   }
+
+  /// The characteristic polynomial of the state's linear recurrence T, x^256 + these
+  /// coefficients (below x^256, in gf2_polynomial's order). It is primitive (the period is
+  /// 2^256 - 1); tests/unit/random_test.cpp derives it from the engine by Berlekamp-Massey.
+  static constexpr state_type characteristic_polynomial{
+      0x9d116f2bb0f0f001ULL, 0x0280002bcefd1a5eULL, 0x04b4edcf26259f85ULL, 0x0003c03c3f3ecb19ULL};
 
   /// The raw state: save it to checkpoint an engine, pass it to the state constructor to resume.
   [[nodiscard]] constexpr const state_type& state() const noexcept { return state_; }
 
   /// Restarts the engine as xoshiro256pp(seed) would start, as std engines' seed() does.
   constexpr void seed(std::uint64_t seed = 0) noexcept { *this = xoshiro256pp(seed); }
+
+  /// One step of the linear recurrence T (the state's move in operator()).
+  static constexpr void step(state_type& s) noexcept {
+    const std::uint64_t t = s[1] << 17U;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = std::rotl(s[3], 45);
+  }
 
   /// Equal states produce equal futures; what the copy-replays-the-trajectory tests compare.
   friend constexpr bool operator==(const xoshiro256pp&, const xoshiro256pp&) = default;
@@ -129,6 +148,10 @@ class xoshiro256pp {
   }
 
  private:
+  // Below this count, stepping is faster than the jump's ~2 log2(count) polynomial products
+  // (bench/random_bench.cpp, BM_discard).
+  static constexpr unsigned long long jump_threshold = 1ULL << 14;
+
   state_type state_;
 };
 

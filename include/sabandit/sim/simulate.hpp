@@ -22,6 +22,7 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/detail/checked.hpp"
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/random/streams.hpp"
 #include "sabandit/sim/parallel.hpp"
@@ -90,12 +91,16 @@ inline void validate(const run_config& c) {
   require_at_least<Eigen::Index>("trial_points", c.trial_points, 0);
   // The result holds two points x trials matrices and a few vectors of points: checked before
   // allocating (std::length_error beyond bounds::state_doubles).
+  // Saturating: a count past Eigen::Index is as "too big" as one past the bound, and the message
+  // shows the sizes asked for.
   const Eigen::Index points = std::min(c.record_points, c.horizon);
-  const Eigen::Index trials = std::min<Eigen::Index>(c.trials, bounds::state_doubles + 1);
-  require_state_size("simulate()'s results (record_points x trials)", points, 2 * trials + 4,
-                     trials);
-  require_state_size("simulate()'s trial curves (trial_points x trials)",
-                     std::min(c.trial_points, c.horizon), trials);
+  const Eigen::Index per_point =
+      saturating_add<Eigen::Index>(saturating_mul<Eigen::Index>(2, c.trials), 4);
+  const std::string asked = ", trials = " + std::to_string(c.trials) + ")";
+  require_state_size("simulate()'s results (record_points x trials" + asked, points, per_point,
+                     c.trials, "recorded points");
+  require_state_size("simulate()'s trial curves (trial_points x trials" + asked,
+                     std::min(c.trial_points, c.horizon), c.trials, 0, "recorded points");
 }
 
 }  // namespace detail
@@ -106,7 +111,7 @@ inline void validate(const run_config& c) {
 /// points are kept (more would only repeat rounds).
 [[nodiscard]] inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::Index points) {
   points = std::min(points, horizon);
-  detail::require_state_size("the recorded rounds", points, 1);
+  detail::require_state_size("the recorded rounds", points, 1, 0, "recorded points");
   const Eigen::Index quotient = horizon / points;
   const Eigen::Index remainder = horizon % points;
   std::vector<Eigen::Index> rounds;
