@@ -706,9 +706,29 @@ TEST_CASE("checkpoint files: a missing file is named as such, a save replaces th
   CHECK(saved(target) == before);
 
   state::save_file(dir / "a.state", policy, gen);
+  // Restoring fewer objects than the file holds (the engine forgotten): refused, naming the
+  // block left over, and the policy unchanged; a stream's restore_all reads the first ones.
+  CHECK_THROWS_WITH(state::restore_file(dir / "a.state", target),
+                    Catch::Matchers::Contains("holds more than the 1 block(s) asked for") &&
+                        Catch::Matchers::Contains("is 'sabandit-state 1 xoshiro256pp'"));
+  CHECK(saved(target) == before);
+  {
+    std::ifstream in(dir / "a.state");
+    ts_sa<> first(3);
+    state::restore_all(in, first);
+    CHECK(saved(first) == saved(policy));
+  }
   state::restore_file(dir / "a.state", target, gen2);
   CHECK(saved(target) == saved(policy));
   CHECK(gen2 == gen);
+  // Blank lines after the last block are not a block.
+  {
+    std::ofstream(dir / "a.state", std::ios::app) << "\n  \n";
+  }
+  ts_sa<> again(3);
+  xoshiro256pp gen3(9);
+  state::restore_file(dir / "a.state", again, gen3);
+  CHECK(gen3 == gen);
 
   // A save that cannot be written or put in place leaves what was there, and no temporary file.
   CHECK_THROWS_WITH(state::save_file(dir / "missing" / "b.state", policy, gen),

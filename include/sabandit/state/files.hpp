@@ -25,6 +25,24 @@ namespace detail {
                           "sabandit: " + what + " " + printable(path.string(), 256));
 }
 
+// After the blocks restore_file was asked for, only blank lines: a checkpoint holds what
+// save_file wrote, so a block left over is an object the caller forgot (an engine, restarted
+// from a fresh seed, would no longer replay the run), not data for someone else.
+inline void require_end_of_checkpoint(std::istream& in, const std::filesystem::path& path,
+                                      std::size_t blocks, std::size_t lines) {
+  std::string line;
+  while (std::getline(in, line)) {
+    ++lines;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    throw format_error("sabandit: the checkpoint file " + printable(path.string(), 256) +
+                       " holds more than the " + std::to_string(blocks) +
+                       " block(s) asked for: line " + std::to_string(lines) + " is '" +
+                       printable(line) +
+                       "'; pass restore_file every object that save_file wrote, in order "
+                       "(restore_all on a stream reads the first blocks only)");
+  }
+}
+
 }  // namespace detail
 
 /// Writes `objects` (policies and engines) as one checkpoint file at `path`, replacing it only
@@ -62,7 +80,9 @@ void save_file(const std::filesystem::path& path, const T&... objects) {
 /// Restores `objects` from the checkpoint file at `path` (restore_all(): all or nothing).
 /// A file that does not exist or cannot be read throws std::system_error naming the path and
 /// the reason ("No such file or directory"); a damaged checkpoint throws format_error naming
-/// the block and the line, as restore_all() does. The objects are then unchanged.
+/// the block and the line, as restore_all() does, and so does a file with more blocks than
+/// `objects` (save_file(path, policy, engine) restored as restore_file(path, policy)). The
+/// objects are then unchanged.
 template <class... T>
   requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
 void restore_file(const std::filesystem::path& path, T&... objects) {
@@ -73,7 +93,9 @@ void restore_file(const std::filesystem::path& path, T&... objects) {
     const bool missing = !std::filesystem::exists(path, ec) && !ec;
     detail::throw_file_error(missing ? ENOENT : errno, "cannot open the checkpoint file", path);
   }
-  restore_all(in, objects...);
+  detail::restore_blocks(in, [&](std::size_t lines) {
+    detail::require_end_of_checkpoint(in, path, sizeof...(T), lines);
+  }, objects...);
 }
 
 }  // namespace sabandit::state

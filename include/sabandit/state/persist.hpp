@@ -238,6 +238,27 @@ inline void restore(std::istream& in, xoshiro256pp& engine) {
   engine = detail::read_block(in, std::as_const(engine), {}, lines);
 }
 
+namespace detail {
+/// restore_all() with a last check: `before_commit(lines)` runs once every block has been read
+/// into a copy (`lines`: the stream's lines read), and may throw, leaving every object unchanged.
+template <class BeforeCommit, class... T>
+void restore_blocks(std::istream& in, BeforeCommit&& before_commit, T&... objects) {
+  static_assert((std::is_nothrow_move_assignable_v<T> && ...),
+                "restore_all commits by moving: every object must be nothrow move assignable");
+  std::size_t lines = 0;
+  int index = 0;
+  constexpr int count = static_cast<int>(sizeof...(T));
+  const auto next = [&](const auto& object) {
+    ++index;
+    return read_block(in, object, {index, count, lines + 1}, lines);
+  };
+  // Braced initialisation reads the blocks in order.
+  std::tuple<T...> restored{next(std::as_const(objects))...};
+  before_commit(lines);
+  std::apply([&](auto&... read) { ((objects = std::move(read)), ...); }, restored);
+}
+}  // namespace detail
+
 /// Writes several objects (policies and engines, in any mix) as consecutive blocks, in order:
 /// a checkpoint that restore_all() reads back. Throws std::ios_base::failure if the stream
 /// fails.
@@ -255,18 +276,7 @@ void save_all(std::ostream& out, const T&... objects) {
 template <class... T>
   requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
 void restore_all(std::istream& in, T&... objects) {
-  static_assert((std::is_nothrow_move_assignable_v<T> && ...),
-                "restore_all commits by moving: every object must be nothrow move assignable");
-  std::size_t lines = 0;
-  int index = 0;
-  constexpr int count = static_cast<int>(sizeof...(T));
-  const auto next = [&](const auto& object) {
-    ++index;
-    return detail::read_block(in, object, {index, count, lines + 1}, lines);
-  };
-  // Braced initialisation reads the blocks in order.
-  std::tuple<T...> restored{next(std::as_const(objects))...};
-  std::apply([&](auto&... read) { ((objects = std::move(read)), ...); }, restored);
+  detail::restore_blocks(in, [](std::size_t /*lines*/) {}, objects...);
 }
 
 }  // namespace sabandit::state
