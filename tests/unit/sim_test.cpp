@@ -162,6 +162,28 @@ TEST_CASE("simulate rejects a bad arm from a user's policy, naming the trial and
   }
 }
 
+namespace {
+/// An arm whose every reward is 5: a count, which a Bernoulli model rejects.
+struct count_of_five {
+  [[nodiscard]] double mean() const { return 5.0; }
+  template <class G>
+  double operator()(G&) const { return 5.0; }
+};
+}  // namespace
+
+// Newcomer's run: a Poisson environment under a Bernoulli policy said only "reward = 5".
+TEST_CASE("simulate names the trial, round, arm and reward of a reward the policy rejects",
+          "[sim][errors]") {
+  const bandit_env<count_of_five> env({count_of_five{}, count_of_five{}});
+  const auto factory = [](Eigen::Index) { return thompson<bernoulli_model>(2); };
+  // Thompson's warm-up plays arm 0 first, in round 1 of trial 0.
+  CHECK_THROWS_MATCHES(
+      simulate(env, factory, {.horizon = 10, .trials = 1, .threads = 1}), std::invalid_argument,
+      Catch::Matchers::Message("sabandit: simulate(): in trial 0, round 1, policy.update(arm 0, "
+                               "reward 5): invalid argument: reward = 5 (must be in [0, 1] for "
+                               "Bernoulli rewards)"));
+}
+
 TEST_CASE("simulate stops every trial at the first error and reports it", "[sim][errors][guarantees]") {
   const plain_env env;
   SECTION("no trial starts after a failure") {

@@ -685,6 +685,21 @@ TEST_CASE("restore bounds the work of the next round (bounds::round_work)", "[st
 
 // Issue 20: a missing checkpoint file was reported as "the stream is empty". The file helpers
 // name the path and the system's reason, and replace a checkpoint only once it is complete.
+// Newcomer's run: the trailer named the type expected as if it were the block's.
+TEST_CASE("a state of another type names both types, and the trailer neither", "[state][errors]") {
+  using namespace sabandit;
+  std::stringstream text;
+  state::save(text, ts_sa<bernoulli_model>(2));
+  thompson<bernoulli_model> other(2);
+  const std::string before = saved(other);
+  CHECK_THROWS_MATCHES(state::restore(text, other), state::format_error,
+                       Catch::Matchers::Message(
+                           "sabandit: cannot restore the saved state: the state is of type "
+                           "'ts_sa<bernoulli,polynomial_decay>', not 'thompson<bernoulli>' "
+                           "(line 1)"));
+  CHECK(saved(other) == before);
+}
+
 TEST_CASE("checkpoint files: a missing file is named as such, a save replaces the file whole",
           "[state][guarantees]") {
   namespace fs = std::filesystem;

@@ -460,3 +460,16 @@ TEST_CASE("TS-SA refuses pseudo-rewards whose mean the model cannot have", "[ts_
   CHECK_NOTHROW(poisson_sa(2));
   CHECK_NOTHROW(ts_sa<>(2, {.prior_rewards = {-7.0, 2.0}}));  // a Gaussian mean may be any number
 }
+
+// Newcomer's run: three messages that named too little or the wrong thing.
+TEST_CASE("TS-SA's construction errors say where the problem is", "[ts_sa][errors]") {
+  Eigen::MatrixXd features = Eigen::MatrixXd::Ones(2, 3);
+  features(1, 2) = std::nan("");
+  CHECK_THROWS_WITH(ts_sa<>(features, {}), Catch::Contains("features(1, 2) = nan"));
+  // newton_schedule(h) names h, not the schedule's c2 it would become.
+  CHECK_THROWS_WITH(ts_sa<>::params::newton_schedule(-5.0),
+                    Catch::Contains("newton_schedule(h) = -5"));
+  // A state too large names the window it comes from.
+  CHECK_THROWS_WITH(ts_sa<>(3, {.window = Eigen::Index{1} << 40}),
+                    Catch::Contains("window or batch size B = 1099511627776"));
+}

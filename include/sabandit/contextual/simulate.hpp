@@ -144,7 +144,8 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
       for (Eigen::Index a = 1; a < num_arms; ++a) best = std::max(best, static_cast<double>(trial_env.mean(a)));
       const double gap = best - trial_env.mean(arm);
       const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
-      policy.update(x, arm, reward, policy_gen);
+      sabandit::detail::update_in_round(trial, t, arm, reward,
+                                        [&] { policy.update(x, arm, reward, policy_gen); });
       cumulative_regret += gap;
       optimal_rounds += gap == 0.0 ? 1 : 0;
       if (t == rounds[next]) {

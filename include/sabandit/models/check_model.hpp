@@ -462,7 +462,8 @@ template <RewardModel Model, RewardSampler Draw>
   model_check_report report{
       .gradient = check("gradient", "relative error", options.tolerance),
       .concavity = check("concavity", "relative second difference", options.tolerance),
-      .increasing_mean = check("increasing mean", "relative fall of the mean", options.tolerance),
+      .increasing_mean = check("increasing mean", "relative fall of the mean (< 0: it rose)",
+                               options.tolerance),
       .score_mean = check("score mean", "|mean score| in standard errors", options.z),
       .information =
           check("information", "|E[score^2] - information| in standard errors", options.z),

@@ -12,10 +12,12 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Core>
@@ -138,6 +140,30 @@ using sabandit::recorded_rounds;
                           ") (env.num_arms())");
 }
 
+/// Runs `update()`, the policy learning `reward` of `arm` in round `round` of `trial`; a
+/// std::invalid_argument or std::domain_error it throws (a reward outside the model's support:
+/// a Poisson environment under a Bernoulli policy; a diverging chain) is thrown again, of the
+/// same standard type, with the trial, round, arm and reward in front of its message, which
+/// alone named only the reward. Other exceptions pass unchanged.
+template <class Update>
+void update_in_round(Eigen::Index trial, Eigen::Index round, Eigen::Index arm, double reward,
+                     Update&& update) {
+  const auto where = [&](const std::exception& e) {
+    std::string_view why = e.what();
+    if (why.starts_with("sabandit: ")) why.remove_prefix(10);
+    return "sabandit: simulate(): in trial " + std::to_string(trial) + ", round " +
+           std::to_string(round) + ", policy.update(arm " + std::to_string(arm) + ", reward " +
+           value_text(reward) + "): " + std::string(why);
+  };
+  try {
+    update();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where(e));
+  } catch (const std::domain_error& e) {
+    throw std::domain_error(where(e));
+  }
+}
+
 /// Throws std::invalid_argument unless the policy has the environment's number of arms.
 inline void require_same_arms(Eigen::Index policy_arms, Eigen::Index env_arms) {
   if (policy_arms != env_arms) {
@@ -196,7 +222,9 @@ struct no_progress {
 /// through a std::stop_source with no stop_callback registered).
 ///
 /// Errors: every arm a policy selects is checked before it is used; an arm outside
-/// [0, env.num_arms()) throws std::out_of_range naming the trial, the round and the arm. The
+/// [0, env.num_arms()) throws std::out_of_range naming the trial, the round and the arm, and a
+/// policy's std::invalid_argument or std::domain_error from update (a reward outside its
+/// model's support) gets the trial, round, arm and reward in front (detail::update_in_round). The
 /// first trial to throw (any exception: a bad arm, the policy's or the environment's own) stops
 /// every other trial within a round, and simulate() rethrows that exception once all worker
 /// threads have finished (when several trials throw before they stop, the one of the lowest
@@ -256,7 +284,9 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
       const Eigen::Index arm = policy.select(policy_gen);
       if (arm < 0 || arm >= num_arms) detail::throw_bad_arm(trial, t, arm, num_arms);
       const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
-      policy.update(arm, reward, policy_gen);  // a rejected reward is not counted below
+      detail::update_in_round(trial, t, arm, reward, [&] {
+        policy.update(arm, reward, policy_gen);  // a rejected reward is not counted below
+      });
       ++record.pulls[static_cast<std::size_t>(arm)];
       record.regret += gaps(arm);
       if (gaps(arm) == 0.0) {

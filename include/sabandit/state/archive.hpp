@@ -286,9 +286,10 @@ class reader : public detail::scoped_names {
       fail("checksum mismatch: the saved state was altered or damaged", lines_.size());
     const std::string_view header = lines_.front();
     if (header.substr(header_size) != type) {
+      // The trailer would name the type expected as the block's: the message names both.
       fail("the state is of type '" + detail::printable(header.substr(header_size), 64) +
                "', not '" + std::string(type) + "'",
-           0);
+           0, false);
     }
     index_.reserve(lines_.size() - 1);
     for (std::size_t i = 1; i < lines_.size(); ++i) index_.emplace_back(name_of(lines_[i]), i);
@@ -420,13 +421,16 @@ class reader : public detail::scoped_names {
   /// (docs/state-format.md, "Versions").
   void finish() const noexcept {}
 
-  /// Throws format_error with `why`, naming the block and the line of the field read last
-  /// (or `line`, an index into the block: 0 is its header).
-  [[noreturn]] void fail(const std::string& why, std::size_t line) const {
-    std::string where = "block";
+  /// Throws format_error with `why`, naming the block (and its type, unless `with_type` is
+  /// false) and the line of the field read last (or `line`, an index into the block: 0 is its
+  /// header).
+  [[noreturn]] void fail(const std::string& why, std::size_t line, bool with_type = true) const {
+    std::string where;  // "block 2 of 3 'type', line 9", "block 'type', line 9", "line 9"
     if (where_.index > 0)
-      where += ' ' + std::to_string(where_.index) + " of " + std::to_string(where_.count);
-    where += " '" + detail::printable(type_, 64) + "', line " + std::to_string(line_number(line));
+      where = "block " + std::to_string(where_.index) + " of " + std::to_string(where_.count);
+    if (with_type) where += (where.empty() ? "block '" : " '") + detail::printable(type_, 64) + "'";
+    if (!where.empty()) where += ", ";
+    where += "line " + std::to_string(line_number(line));
     throw format_error("sabandit: cannot restore the saved state: " + why + " (" + where + ")");
   }
   /// The same at the line of the field read last.

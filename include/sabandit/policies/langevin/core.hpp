@@ -250,7 +250,10 @@ class core {
     const Eigen::Index per_arm =
         add(add(mul(dimension, 2), Source::doubles_per_arm(source_size)), 6);
     const Eigen::Index shared = add(mul(dimension, 4), Source::shared_doubles(source_size));
-    return detail::require_state_size("a Langevin policy", num_arms, per_arm, shared);
+    return detail::require_state_size("a Langevin policy (d = " + std::to_string(dimension) +
+                                          ", window or batch size B = " +
+                                          std::to_string(source_size) + ")",
+                                      num_arms, per_arm, shared);
   }
 
   /// The next warm-up arm (round-robin), if some arm still lacks its Omega pulls.
@@ -603,8 +606,11 @@ class core {
     detail::require_at_least<Eigen::Index>("features.rows() (dimension d)", features.rows(), 1);
     detail::require_at_least<Eigen::Index>("features.cols() (num_arms K)", features.cols(), 1);
     require_state(features.cols(), features.rows(), source_size);
-    if (!features.allFinite())
-      detail::throw_invalid("features", "non-finite entry", "must be finite");
+    for (Eigen::Index a = 0; a < features.cols(); ++a)
+      for (Eigen::Index i = 0; i < features.rows(); ++i)
+        if (!std::isfinite(features(i, a)))
+          detail::throw_invalid("features(" + std::to_string(i) + ", " + std::to_string(a) + ")",
+                                features(i, a), "must be finite");
     // The chains, the decision and the closed-form MAP work with |phi_a|^2, which must be a
     // normal double: an entry past 1e154 overflowed it (an infinite decision spread, a fuzz
     // finding) and one below 1e-154 underflowed it (an infinite closed-form MAP, a probe's).
