@@ -105,7 +105,16 @@ void bind_core(py::module_& m) {
                           unsigned_of("role", role));
       }, py::arg("seed"), py::arg("trial"), py::arg("role"),
          "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
-      .def_static("from_state", [](const std::array<std::uint64_t, 4>& words) {
+      .def_static("from_state", [](const py::handle& given) {
+        // Four ints in [0, 2**64), each named when it is not (words[2] = -1).
+        const auto sequence = py::reinterpret_borrow<py::object>(given);
+        if (!py::isinstance<py::sequence>(sequence) || py::isinstance<py::str>(sequence) ||
+            py::len(sequence) != 4)
+          throw py::type_error("sabandit: words = " + std::string(py::repr(sequence)) +
+                               " (must be a sequence of four ints)");
+        engine::state_type words{};
+        for (std::size_t i = 0; i < 4; ++i)
+          words[i] = unsigned_of("words[" + std::to_string(i) + "]", sequence[py::int_(i)]);
         // C++'s constructor replaces the all-zero state (which no engine can have) by seed 0's;
         // restore() refuses it, and so does this, rather than return another state than asked.
         if (words == engine::state_type{})

@@ -230,6 +230,11 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
     assert sabandit.Engine.from_state(a.state) == a
     with pytest.raises(ValueError, match="no all-zero state"):  # C++ would give seed 0's
         sabandit.Engine.from_state([0, 0, 0, 0])
+    with pytest.raises(ValueError, match=r"words\[2\] = -1 \(must be an int in \[0, 2\*\*64\)\)"):
+        sabandit.Engine.from_state([1, 2, -1, 4])
+    with pytest.raises(TypeError, match="must be a sequence of four ints"):
+        sabandit.Engine.from_state([1, 2, 3])
+    assert sabandit.Engine.from_state(np.array(a.state, dtype=np.uint64)) == a
     a.discard(3)
     for _ in range(3):
         b()
