@@ -85,7 +85,7 @@ def main():
     p.add_argument("--horizon", type=int, default=10_000, help="simulate(): rounds per trial")
     p.add_argument("--trials", type=int, default=20, help="simulate(): trials")
     p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--cpp", help="the C++ program sabandit_python_bench_cpp (built with -DSABANDIT_PYTHON=ON)")
+    p.add_argument("--cpp", help="the C++ program sabandit_python_bench_cpp (cmake --build <build> --target sabandit_python_bench_cpp)")
     args = p.parse_args()
     k, rng = args.arms, np.random.default_rng(1)
     means = np.full(k, 2.5)

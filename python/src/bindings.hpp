@@ -300,10 +300,16 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
 /// An arm from Python: an int, or what stands for one (a numpy integer, a 0-d integer array:
 /// operator.index). pybind11's own conversion, int(x), also took True as arm 1, 1.0 and
 /// np.array([1]): a swapped argument (update(clicked, arm, ...)) then played on silently.
-inline Eigen::Index arm_of(const py::handle& arm) {
+/// Whether `value` is a bool, Python's or numpy's: both index as 0 or 1, and neither is an
+/// arm or a seed.
+inline bool is_bool(const py::handle& value) {
   static const py::handle numpy_bool =  // numpy is loaded with the module; never released
       py::object(py::module_::import("numpy").attr("bool_")).release();
-  if (PyBool_Check(arm.ptr()) || py::isinstance(arm, numpy_bool))
+  return PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool);
+}
+
+inline Eigen::Index arm_of(const py::handle& arm) {
+  if (is_bool(arm))
     throw py::type_error("sabandit: arm = " + std::string(py::repr(arm)) +
                          " (must be an int, not a bool)");
   const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(arm.ptr()));
@@ -324,10 +330,13 @@ inline Eigen::Index arm_of(const py::handle& arm) {
 /// ValueError naming the range for a value outside [0, 2**bits). pybind11's own conversion said
 /// only "incompatible function arguments" and named no argument.
 inline std::uint64_t unsigned_of(std::string_view name, const py::handle& value, int bits = 64) {
-  const auto index = PyBool_Check(value.ptr())
-                         ? py::object()
-                         : py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  const auto index =
+      is_bool(value) ? py::object() : py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
   if (!index) {
+    // Only "not an integer" is ours to name; another error of __index__ (KeyboardInterrupt)
+    // goes on as it was raised.
+    if (PyErr_Occurred() != nullptr && !PyErr_ExceptionMatches(PyExc_TypeError))
+      throw py::error_already_set();
     PyErr_Clear();
     throw py::type_error("sabandit: " + std::string(name) + " = " + std::string(py::repr(value)) +
                          " (must be an int, not " +
@@ -335,10 +344,14 @@ inline std::uint64_t unsigned_of(std::string_view name, const py::handle& value,
   }
   const auto limit = py::reinterpret_steal<py::object>(
       PyNumber_Lshift(py::int_(1).ptr(), py::int_(bits).ptr()));
-  if (index < py::int_(0) || !(index < limit))
-    throw py::value_error("sabandit: invalid argument: " + std::string(name) + " = " +
-                          std::string(py::repr(index)) + " (must be an int in [0, 2**" +
-                          std::to_string(bits) + "))");
+  if (index < py::int_(0) || !(index < limit)) {
+    // An int of thousands of digits is shown by its size (repr would pass Python's limit).
+    const auto length = index.attr("bit_length")().cast<std::size_t>();
+    const std::string shown = length <= 256 ? std::string(py::repr(index))
+                                            : "an int of " + std::to_string(length) + " bits";
+    throw py::value_error("sabandit: invalid argument: " + std::string(name) + " = " + shown +
+                          " (must be an int in [0, 2**" + std::to_string(bits) + "))");
+  }
   return index.cast<std::uint64_t>();
 }
 

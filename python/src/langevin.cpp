@@ -185,7 +185,8 @@ void bind_langevin(py::module_& m) {
         const auto [c1, c2, c3, alpha] = *sa_schedule;
         p.sa_schedule = polynomial_decay(c1, c2, c3, alpha);
       }
-      auto phi = features_of(num_arms, std::move(features), p.window + 9);
+      auto phi = features_of(num_arms, std::move(features),
+                             detail::saturating_add<Eigen::Index>(p.window, 9));
       return py::cast(P(std::move(phi), p, model_of<Model>(model)));
     });
   }, py::arg("num_arms") = py::none(), py::kw_only(), py::arg("features") = py::none(),
@@ -226,7 +227,8 @@ void bind_langevin(py::module_& m) {
       typename P::params p;
       kw.apply(p);
       set_if(p.batch_size, batch_size);
-      auto phi = features_of(num_arms, std::move(features), p.batch_size + 9);
+      auto phi = features_of(num_arms, std::move(features),
+                             detail::saturating_add<Eigen::Index>(p.batch_size, 9));
       return py::cast(P(std::move(phi), p, model_of<Model>(model)));
     });
   }, py::arg("num_arms") = py::none(), py::kw_only(), py::arg("features") = py::none(),

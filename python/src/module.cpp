@@ -109,7 +109,7 @@ void bind_core(py::module_& m) {
         // Four ints in [0, 2**64), each named when it is not (words[2] = -1).
         const auto sequence = py::reinterpret_borrow<py::object>(given);
         if (!py::isinstance<py::sequence>(sequence) || py::isinstance<py::str>(sequence) ||
-            py::len(sequence) != 4)
+            py::isinstance<py::bytes>(sequence) || py::len(sequence) != 4)
           throw py::type_error("sabandit: words = " + std::string(py::repr(sequence)) +
                                " (must be a sequence of four ints)");
         engine::state_type words{};

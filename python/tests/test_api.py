@@ -232,8 +232,9 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
         sabandit.Engine.from_state([0, 0, 0, 0])
     with pytest.raises(ValueError, match=r"words\[2\] = -1 \(must be an int in \[0, 2\*\*64\)\)"):
         sabandit.Engine.from_state([1, 2, -1, 4])
-    with pytest.raises(TypeError, match="must be a sequence of four ints"):
-        sabandit.Engine.from_state([1, 2, 3])
+    for bad in ([1, 2, 3], b"abcd", "abcd"):
+        with pytest.raises(TypeError, match="must be a sequence of four ints"):
+            sabandit.Engine.from_state(bad)
     assert sabandit.Engine.from_state(np.array(a.state, dtype=np.uint64)) == a
     a.discard(3)
     for _ in range(3):
@@ -252,9 +253,17 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
         for bad in (-1, 2**64):
             with pytest.raises(ValueError, match=r" = .* \(must be an int in \[0, 2\*\*64\)\)"):
                 call(bad)
-        for bad in (1.5, True, "3"):
+        for bad in (1.5, True, np.bool_(True), "3"):
             with pytest.raises(TypeError, match=r"must be an int, not"):
                 call(bad)
+    with pytest.raises(ValueError, match=r"seed = an int of 16610 bits \(must be"):
+        sabandit.Engine(10**5000)
+
+    class Failing:  # an __index__ that raises: its own error, not "must be an int"
+        def __index__(self):
+            raise OverflowError("from __index__")
+    with pytest.raises(OverflowError, match="from __index__"):
+        sabandit.Engine(Failing())
     with pytest.raises(ValueError, match=r"^sabandit: invalid argument: seed = -1 "):
         sabandit.Engine(-1)
     assert sabandit.Engine(np.uint64(7)) == sabandit.Engine(7) != sabandit.Engine(2**64 - 1)

@@ -266,6 +266,9 @@ TEST_CASE("the ridge policies reject bad parameters by name", "[contextual][erro
   CHECK_THROWS_WITH(linear_ts<>(2, 3, {.v = 0.0}), Catch::Contains("v = 0"));
   CHECK_THROWS_WITH(epsilon_greedy_ridge<>(2, 3, {.epsilon = 1.5}), Catch::Contains("epsilon = 1.5"));
   CHECK_THROWS_AS(linucb<>(1 << 20, 1 << 10), std::length_error);  // 2^20 arms x 2^20 doubles
+  // One shared block and K past 2^62: 2 K overflowed, and the size check passed (a review).
+  const auto huge = (Eigen::Index{1} << 62) + 5;
+  CHECK_THROWS_AS(linucb<shared_features<>>(huge, one_hot_features(1, 2)), std::length_error);
 }
 
 // --- Properties every contextual policy shares ----------------------------------------------

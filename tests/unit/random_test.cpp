@@ -94,7 +94,7 @@ TEST_CASE("discard(n) skips n outputs, by steps or by the jump polynomial", "[ra
   xoshiro256pp base(2026);
   (void)base();
   // Below, at and past the threshold where discard jumps: the state of n calls.
-  for (const unsigned long long n : {0ULL, 1ULL, 255ULL, 256ULL, 16383ULL, 16384ULL, 16385ULL,
+  for (const unsigned long long n : {0ULL, 1ULL, 255ULL, 256ULL, 32767ULL, 32768ULL, 32769ULL,
                                      100'000ULL, 1'000'003ULL}) {
     xoshiro256pp stepped = base, jumped = base;
     for (unsigned long long i = 0; i < n; ++i) (void)stepped();

@@ -184,6 +184,32 @@ TEST_CASE("simulate names the trial, round, arm and reward of a reward the polic
                                "Bernoulli rewards)"));
 }
 
+namespace {
+/// A user's own error type, and a policy that throws it from update.
+struct my_error : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct throwing_policy {
+  [[nodiscard]] Eigen::Index num_arms() const { return 3; }
+  template <class G>
+  Eigen::Index select(G&) {
+    return 0;
+  }
+  template <class G>
+  void update(Eigen::Index, double, G&) {
+    throw my_error("mine");
+  }
+};
+}  // namespace
+
+TEST_CASE("simulate passes a user's own error type unchanged", "[sim][errors]") {
+  const plain_env env;
+  // A subclass of std::invalid_argument keeps its type (and its message): a catch of it matches.
+  CHECK_THROWS_MATCHES(simulate(env, [](Eigen::Index) { return throwing_policy{}; },
+                                {.horizon = 5, .trials = 1, .threads = 1}),
+                       my_error, Catch::Matchers::Message("mine"));
+}
+
 TEST_CASE("simulate stops every trial at the first error and reports it", "[sim][errors][guarantees]") {
   const plain_env env;
   SECTION("no trial starts after a failure") {

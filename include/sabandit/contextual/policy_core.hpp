@@ -134,8 +134,11 @@ class policy_core {
   static Eigen::Index checked_arms(Eigen::Index num_arms, const Map& map, Eigen::Index per_block,
                                    Eigen::Index shared) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+    // Saturating: K past 2^62 overflowed 2 K, and the negative sum then counted as nothing.
+    const auto add = detail::saturating_add<Eigen::Index>;
+    const auto mul = detail::saturating_mul<Eigen::Index>;
     detail::require_state_size("a contextual policy", map.blocks(num_arms), per_block,
-                               shared + 2 * map.dimension() + 2 * num_arms,
+                               add(add(shared, mul(2, map.dimension())), mul(2, num_arms)),
                                "parameter blocks");
     return num_arms;
   }

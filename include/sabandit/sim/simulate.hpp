@@ -18,6 +18,7 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <vector>
 
 #include <Eigen/Core>
@@ -144,7 +145,8 @@ using sabandit::recorded_rounds;
 /// std::invalid_argument or std::domain_error it throws (a reward outside the model's support:
 /// a Poisson environment under a Bernoulli policy; a diverging chain) is thrown again, of the
 /// same standard type, with the trial, round, arm and reward in front of its message, which
-/// alone named only the reward. Other exceptions pass unchanged.
+/// alone named only the reward. Other exceptions, subclasses of those two included (a user's
+/// own error type), pass unchanged, so that a catch of their type still matches.
 template <class Update>
 void update_in_round(Eigen::Index trial, Eigen::Index round, Eigen::Index arm, double reward,
                      Update&& update) {
@@ -158,8 +160,10 @@ void update_in_round(Eigen::Index trial, Eigen::Index round, Eigen::Index arm, d
   try {
     update();
   } catch (const std::invalid_argument& e) {
+    if (typeid(e) != typeid(std::invalid_argument)) throw;
     throw std::invalid_argument(where(e));
   } catch (const std::domain_error& e) {
+    if (typeid(e) != typeid(std::domain_error)) throw;
     throw std::domain_error(where(e));
   }
 }
@@ -224,7 +228,8 @@ struct no_progress {
 /// Errors: every arm a policy selects is checked before it is used; an arm outside
 /// [0, env.num_arms()) throws std::out_of_range naming the trial, the round and the arm, and a
 /// policy's std::invalid_argument or std::domain_error from update (a reward outside its
-/// model's support) gets the trial, round, arm and reward in front (detail::update_in_round). The
+/// model's support; not a subclass) gets the trial, round, arm and reward in front
+/// (detail::update_in_round). The
 /// first trial to throw (any exception: a bad arm, the policy's or the environment's own) stops
 /// every other trial within a round, and simulate() rethrows that exception once all worker
 /// threads have finished (when several trials throw before they stop, the one of the lowest
