@@ -467,6 +467,26 @@ TEST_CASE("a contextual select whose score is NaN throws and changes nothing",
   }
 }
 
+// An independent check found it: TS-SGLD's default h = 0.1 under gaussian_model(0.01) steps at
+// h' i |phi|^2 = 10, five times the stable 2 (i = 1 / sigma^2 = 100, |phi|^2 = 2, h' = h / 2):
+// each move multiplies the chain's error by about 1 - 10 = -9, so it diverges.
+TEST_CASE("a contextual TS-SGLD chain that diverges is named with its h", "[contextual][errors]") {
+  contextual::ts_sgld<gaussian_model> policy(2, 2, {}, gaussian_model(0.01));
+  xoshiro256pp gen(4);
+  const Eigen::Vector2d x(1.0, 1.0);
+  std::string message;
+  for (int t = 0; t < 2000 && message.empty(); ++t) {  // x9 per round: inf after ~330
+    try {
+      const Eigen::Index arm = policy.select(x, gen);
+      policy.update(x, arm, arm == 0 ? 1.0 : 0.0, gen);
+    } catch (const std::domain_error& e) {
+      message = e.what();
+    }
+  }
+  CHECK_THAT(message, Catch::Contains("became non-finite at step_size (h) = 0.1") &&
+                          Catch::Contains("of block"));
+}
+
 // --- Laplace TS ------------------------------------------------------------------------------
 
 TEST_CASE("Laplace TS's mode is the MAP and its factor the Hessian there, recomputed here",

@@ -101,9 +101,16 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
     next_ = theta_;
     for (Eigen::Index block = 0; block < this->blocks(); ++block) move(block, gen);
-    if (!next_.allFinite())
-      throw std::domain_error(
-          "sabandit: a contextual TS-SGLD chain became non-finite; reduce step_size (h)");
+    if (!next_.allFinite()) {
+      // Name the block and h: with gaussian_model(sigma2) the chain is stable only for h below
+      // about 2 sigma2 (docs/contextual.md, "The reward's scale").
+      Eigen::Index block = 0;
+      while (next_.col(block).allFinite()) ++block;
+      throw std::domain_error("sabandit: the contextual TS-SGLD chain of block " +
+                              std::to_string(block) + " became non-finite at step_size (h) = " +
+                              detail::value_text(this->parameters().step_size) +
+                              "; reduce h (below about 2 sigma^2 for gaussian_model(sigma^2))");
+    }
     // The chains' new positions decide, and are kept only if every score is a number.
     const Eigen::Index arm = this->argmax_of(
         x, [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
