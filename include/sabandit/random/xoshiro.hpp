@@ -80,9 +80,10 @@ class xoshiro256pp {
     return result;
   }
 
-  /// Skips `count` outputs, as std engines do, in time logarithmic in `count`: past a few
-  /// thousand outputs it jumps by the characteristic polynomial (random/gf2_jump.hpp), so that
-  /// discard(2^64 - 1) returns at once. Both routes give the same state (tests/unit/random_test.cpp).
+  /// Skips `count` outputs, as std engines do, in time logarithmic in `count`: from
+  /// jump_threshold (2^15) outputs on it jumps by the characteristic polynomial
+  /// (random/gf2_jump.hpp), so that discard(2^64 - 1) returns at once. Both routes give the
+  /// same state (tests/unit/random_test.cpp).
   constexpr void discard(unsigned long long count) noexcept {
     if (count < jump_threshold) {
       for (; count != 0; --count) step(state_);
