@@ -16,6 +16,7 @@
 #include "sabandit/contextual/linucb.hpp"
 #include "sabandit/contextual/ts_sa.hpp"
 #include "sabandit/contextual/ts_sgld.hpp"
+#include "sabandit/contextual/uniform_random.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/random/bits.hpp"
@@ -485,6 +486,39 @@ TEST_CASE("a contextual TS-SGLD chain that diverges is named with its h", "[cont
   }
   CHECK_THAT(message, Catch::Contains("became non-finite at step_size (h) = 0.1") &&
                           Catch::Contains("of block"));
+}
+
+// --- The uniform reference -------------------------------------------------------------------
+
+TEST_CASE("the uniform policy plays each arm with probability 1/K, whatever it learns",
+          "[contextual][uniform]") {
+  STATIC_REQUIRE(ContextualPolicy<contextual::uniform_random>);
+  contextual::uniform_random policy(4, 3);
+  xoshiro256pp gen(12);
+  const Eigen::Vector3d x(0.5, -1.0, 1.0);
+  std::vector<int> counts(4, 0);
+  constexpr int draws = 40'000;
+  for (int t = 0; t < draws; ++t) {
+    const Eigen::Index arm = policy.select(x, gen);
+    REQUIRE((arm >= 0 && arm < 4));
+    ++counts[static_cast<std::size_t>(arm)];
+    policy.update(x, arm, arm == 3 ? 1.0 : 0.0, gen);  // rewards arm 3 only: nothing changes
+  }
+  // Each count is Binomial(40,000, 1/4): mean 10,000, sd sqrt(40,000 x 3/16) = 86.6; 5 sd.
+  for (const int count : counts) CHECK(std::abs(count - draws / 4) <= 433);
+}
+
+TEST_CASE("the uniform policy checks what every contextual policy checks", "[contextual][errors]") {
+  CHECK_THROWS_WITH(contextual::uniform_random(0, 3), Catch::Contains("num_arms = 0"));
+  CHECK_THROWS_WITH(contextual::uniform_random(2, 0), Catch::Contains("context_size = 0"));
+  const contextual::uniform_random policy(2, 2);
+  xoshiro256pp gen(1);
+  const xoshiro256pp before = gen;
+  CHECK_THROWS_WITH(policy.select(Eigen::Vector3d::Ones(), gen), Catch::Contains("context.size()"));
+  CHECK(gen == before);  // a rejected select draws nothing
+  CHECK_THROWS_AS(policy.update(Eigen::Vector2d::Ones(), 2, 0.0, gen), std::out_of_range);
+  CHECK_THROWS_WITH(policy.update(Eigen::Vector2d::Ones(), 1, std::nan(""), gen),
+                    Catch::Contains("reward = nan"));
 }
 
 // --- Laplace TS ------------------------------------------------------------------------------
