@@ -297,9 +297,6 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
                                              Eigen::Index, std::uint64_t, unsigned,      \
                                              Eigen::Index);
 
-/// An arm from Python: an int, or what stands for one (a numpy integer, a 0-d integer array:
-/// operator.index). pybind11's own conversion, int(x), also took True as arm 1, 1.0 and
-/// np.array([1]): a swapped argument (update(clicked, arm, ...)) then played on silently.
 /// Whether `value` is a bool, Python's or numpy's: both index as 0 or 1, and neither is an
 /// arm or a seed.
 inline bool is_bool(const py::handle& value) {
@@ -308,16 +305,30 @@ inline bool is_bool(const py::handle& value) {
   return PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool);
 }
 
-inline Eigen::Index arm_of(const py::handle& arm) {
-  if (is_bool(arm))
-    throw py::type_error("sabandit: arm = " + std::string(py::repr(arm)) +
-                         " (must be an int, not a bool)");
-  const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(arm.ptr()));
+/// operator.index(value) for the integer argument `name`: TypeError naming it for a bool or a
+/// value that is not an integer. Another error of __index__ (an OverflowError of its own, a
+/// KeyboardInterrupt) goes on as it was raised. Shared by arm_of and unsigned_of.
+inline py::object index_of(std::string_view name, const py::handle& value) {
+  const auto shown = [&] {
+    return "sabandit: " + std::string(name) + " = " + std::string(py::repr(value));
+  };
+  if (is_bool(value)) throw py::type_error(shown() + " (must be an int, not a bool)");
+  auto index = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
   if (!index) {
+    if (PyErr_Occurred() != nullptr && !PyErr_ExceptionMatches(PyExc_TypeError))
+      throw py::error_already_set();
     PyErr_Clear();
-    throw py::type_error("sabandit: arm = " + std::string(py::repr(arm)) + " (must be an int, not " +
-                         std::string(py::str(py::type::of(arm).attr("__name__"))) + ")");
+    throw py::type_error(shown() + " (must be an int, not " +
+                         std::string(py::str(py::type::of(value).attr("__name__"))) + ")");
   }
+  return index;
+}
+
+/// An arm from Python: an int, or what stands for one (a numpy integer, a 0-d integer array:
+/// operator.index). pybind11's own conversion, int(x), also took True as arm 1, 1.0 and
+/// np.array([1]): a swapped argument (update(clicked, arm, ...)) then played on silently.
+inline Eigen::Index arm_of(const py::handle& arm) {
+  const py::object index = index_of("arm", arm);
   int overflow = 0;
   const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow != 0)
@@ -325,23 +336,11 @@ inline Eigen::Index arm_of(const py::handle& arm) {
   return static_cast<Eigen::Index>(value);
 }
 
-/// An unsigned integer argument from Python (a seed, a count), named `name`, of `bits` bits: an
-/// int or what stands for one (operator.index), not a bool; TypeError for another type,
-/// ValueError naming the range for a value outside [0, 2**bits). pybind11's own conversion said
-/// only "incompatible function arguments" and named no argument.
+/// An unsigned integer argument from Python (a seed, a count), named `name`, of `bits` bits:
+/// index_of's int; ValueError naming the range for a value outside [0, 2**bits). pybind11's own
+/// conversion said only "incompatible function arguments" and named no argument.
 inline std::uint64_t unsigned_of(std::string_view name, const py::handle& value, int bits = 64) {
-  const auto index =
-      is_bool(value) ? py::object() : py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
-  if (!index) {
-    // Only "not an integer" is ours to name; another error of __index__ (KeyboardInterrupt)
-    // goes on as it was raised.
-    if (PyErr_Occurred() != nullptr && !PyErr_ExceptionMatches(PyExc_TypeError))
-      throw py::error_already_set();
-    PyErr_Clear();
-    throw py::type_error("sabandit: " + std::string(name) + " = " + std::string(py::repr(value)) +
-                         " (must be an int, not " +
-                         std::string(py::str(py::type::of(value).attr("__name__"))) + ")");
-  }
+  const py::object index = index_of(name, value);
   const auto limit = py::reinterpret_steal<py::object>(
       PyNumber_Lshift(py::int_(1).ptr(), py::int_(bits).ptr()));
   if (index < py::int_(0) || !(index < limit)) {

@@ -264,6 +264,8 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
             raise OverflowError("from __index__")
     with pytest.raises(OverflowError, match="from __index__"):
         sabandit.Engine(Failing())
+    with pytest.raises(OverflowError, match="from __index__"):  # an arm's too
+        sabandit.ucb(2).update(Failing(), 1.0, sabandit.Engine(1))
     with pytest.raises(ValueError, match=r"^sabandit: invalid argument: seed = -1 "):
         sabandit.Engine(-1)
     assert sabandit.Engine(np.uint64(7)) == sabandit.Engine(7) != sabandit.Engine(2**64 - 1)
