@@ -1,9 +1,10 @@
 #pragma once
 // Randomness: the fast engine and its multi-lane block form, independent streams, uniform
-// bits, normal fills, and the gamma, beta, Poisson and Bernoulli samplers.
+// bits, normal fills, and the gamma, beta, Poisson, Bernoulli and exponential samplers.
 #include "sabandit/random/bernoulli.hpp"
 #include "sabandit/random/beta.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/exponential.hpp"
 #include "sabandit/random/gamma.hpp"
 #include "sabandit/random/lanes.hpp"
 #include "sabandit/random/lemire32.hpp"

@@ -83,7 +83,7 @@ void drive_ucb(input& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   input in(data, size);
-  switch (in.in_range<int>(0, 9)) {
+  switch (in.in_range<int>(0, 12)) {
     case 0: drive_ucb(in); break;
     case 1: drive_thompson<gaussian_model>(in); break;
     case 2: drive_thompson<bernoulli_model>(in); break;
@@ -93,6 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 6: drive_epsilon_ts<poisson_model>(in); break;
     case 7: drive_kl_ucb<bernoulli_model>(in); break;
     case 8: drive_kl_ucb<gaussian_model>(in); break;
+    case 9: drive_thompson<exponential_model>(in); break;
+    case 10: drive_epsilon_ts<exponential_model>(in); break;
+    case 11: drive_kl_ucb<exponential_model>(in); break;
     default: drive_kl_ucb<poisson_model>(in); break;
   }
   return 0;

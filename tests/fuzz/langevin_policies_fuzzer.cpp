@@ -98,7 +98,7 @@ void drive_ts_sgld(input& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   input in(data, size);
-  switch (in.in_range<int>(0, 7)) {
+  switch (in.in_range<int>(0, 9)) {
     case 0: drive_ts_sa<gaussian_model, polynomial_decay>(in); break;
     case 1: drive_ts_sa<bernoulli_model, polynomial_decay>(in); break;
     case 2: drive_ts_sa<poisson_model, polynomial_decay>(in); break;
@@ -106,6 +106,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 4: drive_ts_sa<gaussian_model, horizon_schedule>(in); break;
     case 5: drive_ts_sgld<gaussian_model>(in); break;
     case 6: drive_ts_sgld<bernoulli_model>(in); break;
+    case 7: drive_ts_sa<exponential_model, polynomial_decay>(in); break;
+    case 8: drive_ts_sgld<exponential_model>(in); break;
     default: drive_ts_sgld<poisson_model>(in); break;
   }
   return 0;

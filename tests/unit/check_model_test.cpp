@@ -13,6 +13,7 @@
 #include "sabandit/envs/arms.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/check_model.hpp"
+#include "sabandit/models/exponential.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/poisson.hpp"
 #include "sabandit/random/bits.hpp"
@@ -29,7 +30,7 @@ namespace {
 ///  - gradient_factor = -1 or 2: the gradient alone has the wrong sign or scale.
 /// With eta' = link_sign eta: log p = -eta' - x e^-eta', d/d eta log p = link_sign (x e^-eta' - 1),
 /// and x e^-eta' ~ Exponential(1), so the information of one reward about eta is 1.
-struct exponential_model {
+struct planted_exponential {
   double link_sign = 1.0;
   double gradient_factor = 1.0;
 
@@ -49,15 +50,15 @@ struct exponential_model {
 };
 
 /// The same with its Fisher information, 1, times `information_factor` (2: a wrong one).
-struct exponential_model_with_information : exponential_model {
+struct planted_exponential_with_information : planted_exponential {
   double information_factor = 1.0;
   [[nodiscard]] double information(const vector_cref& /*phi*/,
                                    const vector_cref& /*theta*/) const {
     return information_factor;
   }
 };
-static_assert(!FisherInformationModel<exponential_model>);
-static_assert(FisherInformationModel<exponential_model_with_information>);
+static_assert(!FisherInformationModel<planted_exponential>);
+static_assert(FisherInformationModel<planted_exponential_with_information>);
 
 /// Exponential rewards of a given mean, by inversion (the example's exponential_arm).
 double draw_exponential(double mean, default_engine& gen) {
@@ -93,14 +94,19 @@ TEST_CASE("check_model passes the built-in models", "[check_model]") {
   });
   INFO(poisson);
   CHECK(poisson.ok());
+  const auto durations = check_model(sabandit::exponential_model{}, [](double mean, auto& gen) {
+    return sabandit::exponential_arm(mean)(gen);
+  });
+  INFO(durations);
+  CHECK(durations.ok());
 }
 
 TEST_CASE("check_model passes the example's exponential model, with or without information",
           "[check_model]") {
-  const auto without = check_model(exponential_model{}, draw_exponential);
+  const auto without = check_model(planted_exponential{}, draw_exponential);
   INFO(without);
   CHECK(without.ok());
-  const auto with = check_model(exponential_model_with_information{}, draw_exponential,
+  const auto with = check_model(planted_exponential_with_information{}, draw_exponential,
                                 {.dimension = 1, .seed = 7});
   INFO(with);
   CHECK(with.ok());
@@ -109,7 +115,8 @@ TEST_CASE("check_model passes the example's exponential model, with or without i
 TEST_CASE("a wrong gradient fails the gradient check", "[check_model]") {
   for (const double factor : {-1.0, 2.0}) {
     INFO("gradient factor " << factor);
-    const auto report = check_model(exponential_model{.gradient_factor = factor}, draw_exponential);
+    const auto report =
+        check_model(planted_exponential{.gradient_factor = factor}, draw_exponential);
     INFO(report);
     CHECK_FALSE(report.gradient.passed());
     // The relative error is |factor - 1| |g| / max(1, |g|): of order 1 wherever the gradient
@@ -120,7 +127,7 @@ TEST_CASE("a wrong gradient fails the gradient check", "[check_model]") {
   // A sign alone leaves E[s] = 0 and E[s^2] = 1 as they were, so with the model's own
   // information only the gradient check fails. (The fallback information is computed from the
   // gradient, so without one the information check fails too: -1 is clipped to 0.)
-  exponential_model_with_information sign;
+  planted_exponential_with_information sign;
   sign.gradient_factor = -1.0;
   const auto report = check_model(sign, draw_exponential);
   require_only_failure(report, report.gradient);
@@ -128,7 +135,7 @@ TEST_CASE("a wrong gradient fails the gradient check", "[check_model]") {
 
 TEST_CASE("a decreasing link fails the increasing-mean check and says to flip eta",
           "[check_model]") {
-  const auto report = check_model(exponential_model{.link_sign = -1.0}, draw_exponential);
+  const auto report = check_model(planted_exponential{.link_sign = -1.0}, draw_exponential);
   INFO(report);
   require_only_failure(report, report.increasing_mean);
   CHECK_THAT(report.increasing_mean.finding, Catch::Contains("flip the sign of eta"));
@@ -137,7 +144,7 @@ TEST_CASE("a decreasing link fails the increasing-mean check and says to flip et
 }
 
 TEST_CASE("an information wrong by a factor of 2 fails the information check", "[check_model]") {
-  exponential_model_with_information model;
+  planted_exponential_with_information model;
   model.information_factor = 2.0;
   const auto report = check_model(model, draw_exponential);
   INFO(report);
@@ -151,9 +158,9 @@ TEST_CASE("an information wrong by a factor of 2 fails the information check", "
 
 TEST_CASE("check_model's report is the same for a fixed seed, and prints a line per check",
           "[check_model]") {
-  const auto first = check_model(exponential_model{}, draw_exponential, {.seed = 3});
-  const auto again = check_model(exponential_model{}, draw_exponential, {.seed = 3});
-  const auto other = check_model(exponential_model{}, draw_exponential, {.seed = 4});
+  const auto first = check_model(planted_exponential{}, draw_exponential, {.seed = 3});
+  const auto again = check_model(planted_exponential{}, draw_exponential, {.seed = 3});
+  const auto other = check_model(planted_exponential{}, draw_exponential, {.seed = 4});
   CHECK(first.to_string() == again.to_string());
   CHECK(first.score_mean.worst != other.score_mean.worst);  // continuous: equal with probability 0
   const std::string text = first.to_string();
@@ -167,7 +174,7 @@ TEST_CASE("check_model's report is the same for a fixed seed, and prints a line 
 }
 
 TEST_CASE("check_model rejects bad options, naming them", "[check_model]") {
-  const exponential_model model;
+  const planted_exponential model;
   CHECK_THROWS_WITH(check_model(model, draw_exponential, {.points = 0}),
                     Catch::Contains("options.points = 0"));
   CHECK_THROWS_WITH(check_model(model, draw_exponential, {.dimension = 0}),

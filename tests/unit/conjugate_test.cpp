@@ -1,6 +1,6 @@
 // Exact Thompson sampling over conjugate posteriors, epsilon-TS over any of them, and KL-UCB:
-// posterior parameters after known reward sequences, the exact decision probability of
-// Beta-Bernoulli TS, and KL-UCB indices against values computed by hand.
+// posterior parameters after known reward sequences, the exact decision probabilities of
+// Beta-Bernoulli and inverse-gamma TS, and KL-UCB indices against values computed by hand.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -11,6 +11,18 @@
 #include "support/stat_checks.hpp"
 
 using namespace sabandit;
+
+namespace {
+// Checks that `ts` plays arm 0 with probability p: over n = 10^5 rounds the count is binomial,
+// checked at 5 sigma.
+template <class Policy>
+void check_arm0_probability(Policy& ts, xoshiro256pp& gen, double p) {
+  constexpr int n = 100'000;
+  int arm0 = 0;
+  for (int t = 0; t < n; ++t) arm0 += ts.select(gen) == 0 ? 1 : 0;
+  CHECK(std::abs(arm0 - n * p) < 5.0 * std::sqrt(n * p * (1 - p)));
+}
+}  // namespace
 
 TEST_CASE("Beta-Bernoulli TS: the posterior after a known sequence", "[conjugate]") {
   thompson<bernoulli_model> ts(2);  // Beta(1, 1) prior
@@ -32,20 +44,49 @@ TEST_CASE("Gamma-Poisson TS: the posterior after a known sequence", "[conjugate]
   CHECK(ts.posterior(0).mean() == Approx(10.0 / 3.5));
 }
 
+TEST_CASE("Inverse-gamma TS over durations: the posterior after a known sequence",
+          "[conjugate]") {
+  thompson<exponential_model> jeffreys(1);  // InverseGamma(0, 0)
+  thompson<exponential_model> informed(1, {.prior = {2.0, 1.0}});
+  xoshiro256pp gen(1);
+  CHECK(jeffreys.posterior(0).mean() == 0.0);  // no duration yet: nothing to average
+  for (double x : {2.0, 0.5, 3.5}) {
+    jeffreys.update(0, x, gen);
+    informed.update(0, x, gen);
+  }
+  CHECK(jeffreys.posterior(0).shape() == 3.0);  // 0 + 3 durations
+  CHECK(jeffreys.posterior(0).scale() == 6.0);  // 0 + their sum
+  CHECK(jeffreys.posterior(0).mean() == 2.0);   // scale / shape: their average
+  CHECK(informed.posterior(0).shape() == 5.0);
+  CHECK(informed.posterior(0).scale() == 7.0);
+  CHECK(informed.posterior_means()(0) == Approx(7.0 / 5.0));
+  CHECK_THROWS_WITH(thompson<exponential_model>(2, {.prior = {-1.0, 0.0}}),
+                    Catch::Contains("prior.shape = -1"));
+  CHECK_THROWS_WITH(thompson<exponential_model>(2, {.prior = {1.0, 1e101}}),
+                    Catch::Contains("prior.scale = 1e+101"));
+}
+
+TEST_CASE("inverse-gamma TS plays each arm with its exact posterior probability",
+          "[conjugate][statistical]") {
+  // Jeffreys' prior, one duration each: arm 0 saw 2, so its mean is 2 / G0, and arm 1 saw 1,
+  // so 1 / G1, with G0, G1 ~ Gamma(1, 1) = Exp(1) independent:
+  //   P(2 / G0 > 1 / G1) = P(G0 < 2 G1) = 1 - E[e^(-2 G1)] = 1 - 1/3 = 2/3.
+  thompson<exponential_model> ts(2);
+  xoshiro256pp gen(8);
+  ts.update(0, 2.0, gen);
+  ts.update(1, 1.0, gen);
+  check_arm0_probability(ts, gen, 2.0 / 3.0);
+}
+
 TEST_CASE("Beta-Bernoulli TS plays each arm with its exact posterior probability",
           "[conjugate][statistical]") {
   // Arm 0 ~ Beta(2, 1) (density 2x), arm 1 ~ Beta(1, 2) (density 2(1 - y)):
   //   P(X > Y) = int_0^1 2x (2x - x^2) dx = 4/3 - 1/2 = 5/6.
-  // Over n = 10^5 rounds the count of arm 0 is binomial: checked at 5 sigma.
   thompson<bernoulli_model> ts(2);
   xoshiro256pp gen(7);
   ts.update(0, 1.0, gen);
   ts.update(1, 0.0, gen);
-  constexpr int n = 100'000;
-  int arm0 = 0;
-  for (int t = 0; t < n; ++t) arm0 += ts.select(gen) == 0 ? 1 : 0;
-  const double p = 5.0 / 6.0;
-  CHECK(std::abs(arm0 - n * p) < 5.0 * std::sqrt(n * p * (1 - p)));
+  check_arm0_probability(ts, gen, 5.0 / 6.0);
 }
 
 TEST_CASE("a tempered beta or gamma draw keeps the posterior mean", "[conjugate][statistical]") {
@@ -70,6 +111,22 @@ TEST_CASE("a tempered beta or gamma draw keeps the posterior mean", "[conjugate]
   CHECK(std::abs(g.variance - 3.0) < 5 * 0.019);
 }
 
+TEST_CASE("a tempered inverse-gamma draw keeps the mean rate", "[conjugate][statistical]") {
+  // tau = 2. InverseGamma(6, 12) tempered is InverseGamma(3, 6): the rate 1 / draw is
+  // Gamma(3) / 6, of mean 0.5 = shape / scale and variance 3 / 36 = 1/12 (untempered:
+  // Gamma(6) / 12, variance 1/24, 2x less). Over n = 10^5 draws, at 5 sigma: the mean's
+  // standard error is sqrt(1/12 / n) = 9.1e-4; the variance's is sqrt((mu4 - var^2) / n) with
+  // mu4 = (2 + 3) var^2 (Gamma(3)'s excess kurtosis is 2), so 2 var / sqrt(n) = 5.3e-4.
+  inverse_gamma_posterior posterior({6.0, 12.0});
+  xoshiro256pp gen(4);
+  constexpr int n = 100'000;
+  std::vector<double> rates(n);
+  for (double& rate : rates) rate = 1.0 / posterior.sample(gen, 2.0);
+  const auto moments = test::sample_moments(rates);
+  CHECK(std::abs(moments.mean - 0.5) < 5 * std::sqrt(1.0 / 12.0 / n));
+  CHECK(std::abs(moments.variance - 1.0 / 12.0) < 5 * 2.0 / 12.0 / std::sqrt(double{n}));
+}
+
 TEST_CASE("conjugate TS rejects rewards outside the model's support, unchanged",
           "[conjugate][errors]") {
   thompson<bernoulli_model> bernoulli(2);
@@ -82,6 +139,9 @@ TEST_CASE("conjugate TS rejects rewards outside the model's support, unchanged",
   CHECK(bernoulli.statistics().count(0) == before.statistics().count(0));
   CHECK_THROWS_WITH(poisson.update(1, -1.0, gen), Catch::Contains("reward = -1"));
   CHECK(poisson.statistics().count(1) == 0.0);
+  thompson<exponential_model> durations(2);
+  CHECK_THROWS_WITH(durations.update(1, 0.0, gen), Catch::Contains("reward = 0"));
+  CHECK(durations.posterior(1).shape() == 0.0);
   CHECK_THROWS_WITH(thompson<bernoulli_model>(2, {.prior = {0.0, 1.0}}),
                     Catch::Contains("prior.alpha = 0"));
   CHECK_THROWS_WITH(kl_ucb<>(2, {.log_log_coefficient = -1.0}),

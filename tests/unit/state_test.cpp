@@ -119,6 +119,13 @@ TEST_CASE("a restored policy replays the saved one's next 10^4 decisions", "[sta
     check_replay(ts_sgld<poisson_model>(3, {.init = initialisation::prior}),
                  ts_sgld<poisson_model>(3), rewards::poisson);
   }
+  SECTION("over exponential durations") {
+    check_replay(thompson<exponential_model>(4, {.prior = {1.0, 2.0}}),
+                 thompson<exponential_model>(4), rewards::exponential);
+    check_replay(kl_ucb<exponential_model>(3), kl_ucb<exponential_model>(3), rewards::exponential);
+    check_replay(ts_sa<exponential_model>(3, {.warmup = 2}), ts_sa<exponential_model>(3),
+                 rewards::exponential);
+  }
   SECTION("a Gaussian model's noise variance is part of the state") {
     check_replay(ts_sa<>(unit_features(3), {}, gaussian_model(4.0)), ts_sa<>(3),
                  rewards::gaussian);

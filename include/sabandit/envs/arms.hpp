@@ -8,6 +8,7 @@
 
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/exponential.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/poisson.hpp"
 
@@ -125,6 +126,23 @@ class poisson_arm {
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     return poisson_variate(mean_, gen);
+  }
+
+ private:
+  double mean_;
+};
+
+/// Exponential(mean) durations, always > 0 (random/exponential.hpp).
+class exponential_arm {
+ public:
+  /// mean in [1e-100, 1e100]; throws std::invalid_argument otherwise.
+  explicit exponential_arm(double mean) : mean_((detail::require_scale("mean", mean), mean)) {}
+  /// The expected duration.
+  [[nodiscard]] double mean() const noexcept { return mean_; }
+  /// One duration, by inversion.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double operator()(URBG& gen) const {
+    return exponential_variate(mean_, gen);
   }
 
  private:

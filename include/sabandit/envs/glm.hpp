@@ -1,6 +1,6 @@
 #pragma once
 // Environments beyond the paper's Gaussian ones, for the non-identity links of
-// models/bernoulli.hpp and models/poisson.hpp:
+// models/bernoulli.hpp, models/poisson.hpp and models/exponential.hpp:
 //  - gap settings in the style of SGR: K - 1 arms with mean best - gap, the best arm last
 //    (so that ties broken towards low indices cannot flatter a policy);
 //  - feature settings: arm a with features phi_a and a true parameter theta*_a, whose rewards
@@ -57,6 +57,13 @@ bandit_env<Arm> feature_setting(const Eigen::MatrixXd& features, const Eigen::Ma
                                                               double best = 3.0,
                                                               double gap = 0.5) {
   return detail::gap_setting<poisson_arm>(num_arms, best, gap);
+}
+
+/// Exponential arms (durations): the last has mean `best`, the others best - gap.
+[[nodiscard]] inline bandit_env<exponential_arm> make_exponential_gap(Eigen::Index num_arms,
+                                                                      double best = 2.0,
+                                                                      double gap = 0.5) {
+  return detail::gap_setting<exponential_arm>(num_arms, best, gap);
 }
 
 /// d x K features with iid N(0, 1/d) entries, so that |phi_a| is about 1 whatever d is.

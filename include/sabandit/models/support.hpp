@@ -30,6 +30,16 @@ inline void require_count_reward(double reward) {
     throw_invalid("reward", reward, "must be a whole number in [0, 1e150] for Poisson rewards");
 }
 
+/// Exponential durations: a number in (0, 1e150]. A duration of 0 has a finite likelihood, but
+/// an arm whose rewards are all 0 has no maximum-likelihood mean and an improper Jeffreys
+/// posterior: a clock that rounds short durations to 0 should record its resolution instead.
+inline void require_positive_reward(double reward) {
+  if (!(reward > 0.0 && reward <= bounds::reward))
+    throw_invalid("reward", reward,
+                  "must be in (0, 1e150] for exponential rewards (a duration; record a clock's "
+                  "resolution for one that rounds to 0)");
+}
+
 /// The check every policy with a model runs on a reward before it changes anything: the
 /// numeric contract (finite, |reward| <= 1e150) for a NaN or an infinity, whose message says
 /// "finite" (a NaN is in no support, and "must be in [0, 1]" would hide what went wrong); then

@@ -172,7 +172,8 @@ class thompson {
   // posteriors their spreads are the tempered standard deviations that select() samples with.
   void refresh(Eigen::Index arm) {
     const auto& post = posterior(arm);
-    const double spread = normal_draws ? std::sqrt(params_.temperature * post.variance()) : 0.0;
+    double spread = 0.0;  // a posterior that is not normal need not have a variance
+    if constexpr (normal_draws) spread = std::sqrt(params_.temperature * post.variance());
     scores_.set(arm, post.mean(), spread);
   }
 

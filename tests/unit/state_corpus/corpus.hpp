@@ -16,7 +16,8 @@
 
 namespace corpus {
 
-enum class rewards { gaussian, bernoulli, poisson };
+// exponential: state_test.cpp's only (no version-1 checkpoint has a model of durations).
+enum class rewards { gaussian, bernoulli, poisson, exponential };
 
 /// A reward of `arm` in every model's support, from its own engine (state_test.cpp uses it too).
 inline double draw(rewards kind, Eigen::Index arm, sabandit::xoshiro256pp& gen) {
@@ -28,6 +29,8 @@ inline double draw(rewards kind, Eigen::Index arm, sabandit::xoshiro256pp& gen) 
       return sabandit::uniform01(gen) < 0.3 + shift ? 1.0 : 0.0;
     case rewards::poisson:
       return std::floor(3.0 * sabandit::uniform01(gen) + 4.0 * shift);
+    case rewards::exponential:
+      return sabandit::exponential_variate(1.0 + shift, gen);
   }
   return 0.0;
 }
