@@ -22,9 +22,9 @@ except ImportError as _error:
 from ._sabandit import (  # noqa: F401  (the public API)
     __version__,
     Engine,
-    GaussianModel, BernoulliModel, PoissonModel,
-    NormalEnv, NormalMixtureEnv, BernoulliEnv, PoissonEnv,
-    sgr, mgr, bernoulli_gap, poisson_gap, linear_gaussian, logistic,
+    GaussianModel, BernoulliModel, PoissonModel, ExponentialModel,
+    NormalEnv, NormalMixtureEnv, BernoulliEnv, PoissonEnv, ExponentialEnv,
+    sgr, mgr, bernoulli_gap, poisson_gap, exponential_gap, linear_gaussian, logistic,
     random_features, parameters_with_predictors,
     ts_sa, ts_sgld, thompson, epsilon_ts, ucb, kl_ucb,
     SimulationResult,

@@ -32,12 +32,13 @@ using engine = default_engine;
 
 // ----------------------------------------------------------------------------- environments
 
-/// The four environment types the module can simulate. Every function that takes an
+/// The five environment types the module can simulate. Every function that takes an
 /// environment tries them in this order.
 using normal_env = bandit_env<normal_arm>;
 using mixture_env = bandit_env<normal_mixture_arm>;
 using bernoulli_env = bandit_env<bernoulli_arm>;
 using poisson_env = bandit_env<poisson_arm>;
+using exponential_env = bandit_env<exponential_arm>;
 
 /// Calls `f(env)` with the C++ environment held by `obj`; TypeError if it holds none.
 template <class F>
@@ -46,9 +47,32 @@ decltype(auto) with_env(const py::handle& obj, F&& f) {
   if (py::isinstance<mixture_env>(obj)) return f(obj.cast<const mixture_env&>());
   if (py::isinstance<bernoulli_env>(obj)) return f(obj.cast<const bernoulli_env&>());
   if (py::isinstance<poisson_env>(obj)) return f(obj.cast<const poisson_env&>());
-  throw py::type_error("sabandit: env must be a NormalEnv, NormalMixtureEnv, BernoulliEnv or "
-                       "PoissonEnv, not " + std::string(py::str(py::type::of(obj))));
+  if (py::isinstance<exponential_env>(obj)) return f(obj.cast<const exponential_env&>());
+  throw py::type_error("sabandit: env must be a NormalEnv, NormalMixtureEnv, BernoulliEnv, "
+                       "PoissonEnv or ExponentialEnv, not " + std::string(py::str(py::type::of(obj))));
 }
+
+/// The reward model of a policy type (void for UCB, which has none).
+template <class P>
+struct policy_model {
+  using type = void;
+};
+template <template <class...> class Policy, class Model, class... Rest>
+struct policy_model<Policy<Model, Rest...>> {
+  using type = Model;
+};
+/// Whether the module compiles sabandit.simulate of policy P on Env: a policy over durations
+/// plays an ExponentialEnv only, and policies over outcomes and counts play every environment
+/// but that one (every other environment has rewards <= 0, and durations are neither outcomes
+/// nor counts: each such pairing could only raise at its first reward). Compiling them would
+/// add a fifth of the module's build time for nothing.
+template <class P, class Env>
+inline constexpr bool simulated =
+    std::is_same_v<typename policy_model<P>::type, exponential_model>
+        ? std::is_same_v<Env, exponential_env>
+        : !(std::is_same_v<Env, exponential_env> &&
+            (std::is_same_v<typename policy_model<P>::type, bernoulli_model> ||
+             std::is_same_v<typename policy_model<P>::type, poisson_model>));
 
 // ------------------------------------------------------------------- a model written in Python
 
@@ -287,8 +311,10 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
   SABANDIT_PYTHON_FOR_MODELS(X, kl_ucb)
 #define SABANDIT_PYTHON_FOR_MODELS(X, Policy)                                            \
   SABANDIT_PYTHON_FOR_ENVS(X, Policy<gaussian_model>)                                    \
+  X(Policy<gaussian_model>, exponential_env)                                             \
   SABANDIT_PYTHON_FOR_ENVS(X, Policy<bernoulli_model>)                                   \
-  SABANDIT_PYTHON_FOR_ENVS(X, Policy<poisson_model>)
+  SABANDIT_PYTHON_FOR_ENVS(X, Policy<poisson_model>)                                     \
+  X(Policy<exponential_model>, exponential_env)
 #define SABANDIT_PYTHON_FOR_ENVS(X, P) \
   X(P, normal_env) X(P, mixture_env) X(P, bernoulli_env) X(P, poisson_env)
 /// The explicit instantiation of simulate_copies<P, Env>; `extern` before it declares it.
@@ -491,8 +517,15 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
                            Eigen::Index record_points) {
         const std::uint64_t s = unsigned_of("seed", seed);
         const auto n = static_cast<unsigned>(unsigned_of("threads", threads, 32));
-        return with_env(env, [&](const auto& e) {
-          return simulate_copies(copy_of(p), e, horizon, trials, s, n, record_points);
+        return with_env(env, [&](const auto& e) -> simulation_result {
+          if constexpr (simulated<P, std::decay_t<decltype(e)>>) {
+            return simulate_copies(copy_of(p), e, horizon, trials, s, n, record_points);
+          } else {
+            throw py::type_error("sabandit: " + std::string(py::str(py::type::of(env))) +
+                                 " has rewards this policy's model refuses: a policy over "
+                                 "durations plays an ExponentialEnv, and one over outcomes or "
+                                 "counts any other environment");
+          }
         });
       }, py::arg("env"), py::arg("horizon"), py::arg("trials"), py::arg("seed"), py::arg("threads"),
          py::arg("record_points"));
@@ -526,18 +559,21 @@ inline const char* metric_name(step_metric s) {
 
 /// Which built-in model a `model=` argument names: a string or a GaussianModel, BernoulliModel
 /// or PoissonModel; any other object is a model written in Python.
-enum class model_kind { gaussian, bernoulli, poisson, python };
+enum class model_kind { gaussian, bernoulli, poisson, exponential, python };
 inline model_kind kind_of(const py::object& model) {
   if (py::isinstance<py::str>(model)) {
     const auto name = model.cast<std::string>();
     if (name == "gaussian") return model_kind::gaussian;
     if (name == "bernoulli") return model_kind::bernoulli;
     if (name == "poisson") return model_kind::poisson;
-    detail::throw_invalid("model", name, "must be 'gaussian', 'bernoulli', 'poisson' or a model object");
+    if (name == "exponential") return model_kind::exponential;
+    detail::throw_invalid("model", name,
+                          "must be 'gaussian', 'bernoulli', 'poisson', 'exponential' or a model object");
   }
   if (py::isinstance<gaussian_model>(model)) return model_kind::gaussian;
   if (py::isinstance<bernoulli_model>(model)) return model_kind::bernoulli;
   if (py::isinstance<poisson_model>(model)) return model_kind::poisson;
+  if (py::isinstance<exponential_model>(model)) return model_kind::exponential;
   return model_kind::python;
 }
 /// The Gaussian model a `model=` argument names ("gaussian": noise variance 1).

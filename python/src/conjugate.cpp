@@ -11,7 +11,7 @@ SABANDIT_PYTHON_CONJUGATE_SIMULATIONS(SABANDIT_PYTHON_EXTERN_SIMULATE_COPIES)
 namespace {
 
 /// The conjugate prior from a (a, b) pair: normal (mean, variance), beta (alpha, beta),
-/// gamma (shape, rate).
+/// gamma (shape, rate), inverse gamma (shape, scale).
 template <class Prior>
 Prior prior_of(const std::pair<double, double>& ab) {
   if constexpr (std::is_same_v<Prior, normal_prior>) return {ab.first, ab.second};
@@ -21,6 +21,7 @@ Prior prior_of(const std::pair<double, double>& ab) {
 inline std::pair<double, double> pair_of(const normal_prior& p) { return {p.mean, p.variance}; }
 inline std::pair<double, double> pair_of(const beta_prior& p) { return {p.alpha, p.beta}; }
 inline std::pair<double, double> pair_of(const gamma_prior& p) { return {p.shape, p.rate}; }
+inline std::pair<double, double> pair_of(const inverse_gamma_prior& p) { return {p.shape, p.scale}; }
 
 template <class Model>
 Model model_from(const py::object& model) {
@@ -77,6 +78,7 @@ py::object dispatch_builtin(const py::object& model, const char* policy, F&& f) 
     case model_kind::gaussian: return f(gaussian_model{});
     case model_kind::bernoulli: return f(bernoulli_model{});
     case model_kind::poisson: return f(poisson_model{});
+    case model_kind::exponential: return f(exponential_model{});
     case model_kind::python: break;
   }
   detail::throw_invalid("model", std::string(py::str(py::type::of(model))),
@@ -90,11 +92,13 @@ void bind_conjugate(py::module_& m) {
   bind_model<gaussian_model>(m, "Gaussian");
   bind_model<bernoulli_model>(m, "Bernoulli");
   bind_model<poisson_model>(m, "Poisson");
+  bind_model<exponential_model>(m, "Exponential");
 
   const auto prior_doc =
       "prior: (mean, variance) of a normal prior for 'gaussian' (default (0, 1e4)), (alpha, beta) "
       "of a beta prior for 'bernoulli' (default (1, 1)), (shape, rate) of a gamma prior for "
-      "'poisson' (default (1, 1e-4)).";
+      "'poisson' (default (1, 1e-4)), (shape, scale) of an inverse gamma prior on the mean for "
+      "'exponential' (default (0, 0), Jeffreys').";
   const thompson<>::params tsd;
   m.def("thompson", [](Eigen::Index num_arms, const py::object& model, std::optional<double> temperature,
                        std::optional<std::pair<double, double>> prior, std::optional<Eigen::Index> warmup) {
@@ -106,7 +110,7 @@ void bind_conjugate(py::module_& m) {
   }, py::arg("num_arms"), py::kw_only(), py::arg("model") = "gaussian",
      py::arg("temperature") = py::none(), py::arg("prior") = py::none(), py::arg("warmup") = py::none(),
      ("Exact Thompson sampling over K arms (C++ thompson<Model>). model: 'gaussian' (or "
-      "GaussianModel(noise_variance)), 'bernoulli', 'poisson'. Omitted keywords keep the C++ "
+      "GaussianModel(noise_variance)), 'bernoulli', 'poisson', 'exponential'. Omitted keywords keep the C++ "
       "defaults: temperature (tau, multiplies the posterior variance) = " + detail::value_text(tsd.temperature) +
       ", warmup = " + std::to_string(tsd.warmup) + ", " + prior_doc).c_str());
 

@@ -87,6 +87,7 @@ py::object dispatch_model(const py::object& model, F&& f) {
     case model_kind::gaussian: return f(gaussian_model{});
     case model_kind::bernoulli: return f(bernoulli_model{});
     case model_kind::poisson: return f(poisson_model{});
+    case model_kind::exponential: return f(exponential_model{});
     case model_kind::python: break;
   }
   return f(static_cast<python_model*>(nullptr));
@@ -144,7 +145,7 @@ std::string common_doc(double h, double tau, Eigen::Index warmup, Eigen::Index n
          ", step_size (h) = " + detail::value_text(h) + ", temperature (tau) = " + detail::value_text(tau) + ", init = '" + init +
          "' (or 'prior'), metric = '" + metric +
          "' ('fisher' or 'identity'), prior = (mean, variance) of the normal prior on theta (the "
-         "model's default: flat (0, inf) for Gaussian, (0, 4) for Bernoulli and Poisson, (0, 1) "
+         "model's default: flat (0, inf) for Gaussian and exponential, (0, 4) for Bernoulli and Poisson, (0, 1) "
          "for a Python model), warm_start_max_iterations = 500, warm_start_tolerance = 1e-9";
 }
 
@@ -154,6 +155,7 @@ void bind_langevin(py::module_& m) {
   bind_model<gaussian_model>(m, "Gaussian");
   bind_model<bernoulli_model>(m, "Bernoulli");
   bind_model<poisson_model>(m, "Poisson");
+  bind_model<exponential_model>(m, "Exponential");
   bind_model<python_model>(m, "Python");
 
   const ts_sa<>::params sad;
@@ -198,7 +200,7 @@ void bind_langevin(py::module_& m) {
      py::arg("prior_rewards") = py::none(),
      ("TS-SA (Algorithm 1; C++ ts_sa<Model>) over num_arms arms with phi_a = 1, or over "
       "`features` (d x K). model: 'gaussian' (or GaussianModel(noise_variance)), 'bernoulli', "
-      "'poisson', or an object written in Python (docs/python.md). preset: 'default' (scale-free, "
+      "'poisson', 'exponential', or an object written in Python (docs/python.md). preset: 'default' (scale-free, "
       "params{}), 'paper' (params::paper(): Algorithm 1 as printed with the appendix's values "
       "Omega = 19, B = 27, h = 0.532, sa_schedule = (" + detail::value_text(psch.c1()) + ", " + detail::value_text(psch.c2()) +
       ", " + detail::value_text(psch.c3()) + ", " + detail::value_text(psch.alpha()) + "), metric 'identity') or 'robust'. "

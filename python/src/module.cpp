@@ -26,7 +26,7 @@ py::tuple arms_state(const mixture_env& e) {
   return py::make_tuple(arms);
 }
 template <class Env>
-py::tuple arms_state(const Env& e) {  // Bernoulli, Poisson: the means
+py::tuple arms_state(const Env& e) {  // Bernoulli, Poisson, exponential: the means
   std::vector<double> means;
   for (Eigen::Index a = 0; a < e.num_arms(); ++a) means.push_back(e.mean(a));
   return py::make_tuple(means);
@@ -158,6 +158,11 @@ void bind_core(py::module_& m) {
       .def(py::init<>())
       .def(py::pickle([](const poisson_model&) { return py::make_tuple(); },
                       [](const py::tuple&) { return poisson_model{}; }));
+  py::class_<exponential_model>(m, "ExponentialModel",
+                                "Exponential durations (> 0), log link; unit-free defaults.")
+      .def(py::init<>())
+      .def(py::pickle([](const exponential_model&) { return py::make_tuple(); },
+                      [](const py::tuple&) { return exponential_model{}; }));
 
   // ------------------------------------------------------------------------ environments
   bind_env<normal_env>(m, "NormalEnv", "Arms with normal rewards.",
@@ -176,6 +181,9 @@ void bind_core(py::module_& m) {
   bind_env<poisson_env>(m, "PoissonEnv", "Arms with Poisson counts.",
                         [](const py::tuple& t) { return make_simple<poisson_arm>(t[0].cast<std::vector<double>>()); })
       .def(py::init(&make_simple<poisson_arm>), py::arg("means"));
+  bind_env<exponential_env>(m, "ExponentialEnv", "Arms with exponential durations (always > 0).",
+                            [](const py::tuple& t) { return make_simple<exponential_arm>(t[0].cast<std::vector<double>>()); })
+      .def(py::init(&make_simple<exponential_arm>), py::arg("means"));
 
   m.def("sgr", [](Eigen::Index num_arms, double gap, double best_mean, double noise_variance) {
     return make_sgr({num_arms, gap, best_mean, noise_variance});
@@ -193,6 +201,8 @@ void bind_core(py::module_& m) {
         py::arg("gap") = 0.5, "K - 1 Bernoulli arms of mean best - gap and one of mean best.");
   m.def("poisson_gap", &make_poisson_gap, py::arg("num_arms"), py::arg("best") = 3.0,
         py::arg("gap") = 0.5, "K - 1 Poisson arms of mean best - gap and one of mean best.");
+  m.def("exponential_gap", &make_exponential_gap, py::arg("num_arms"), py::arg("best") = 2.0,
+        py::arg("gap") = 0.5, "K - 1 exponential arms of mean best - gap and one of mean best.");
   m.def("linear_gaussian", &make_linear_gaussian, py::arg("features"), py::arg("theta"),
         py::arg("noise_variance") = 1.0, "Arm a: N(<features[:, a], theta[:, a]>, noise_variance).");
   m.def("logistic", &make_logistic, py::arg("features"), py::arg("theta"),

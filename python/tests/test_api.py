@@ -278,6 +278,7 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
 def test_environments_pickle_and_pull():
     gen = sabandit.Engine(5)
     for env in [sabandit.sgr(), sabandit.mgr(), sabandit.bernoulli_gap(3), sabandit.poisson_gap(3),
+                sabandit.exponential_gap(3), sabandit.ExponentialEnv([60.0, 90.0]),
                 sabandit.NormalEnv([0.0, 1.0], variance=[1.0, 2.0]),
                 sabandit.NormalMixtureEnv([[(0.5, 0.0, 1.0), (0.5, 1.0, 1.0)], [(1.0, 2.0, 1.0)]])]:
         clone = pickle.loads(pickle.dumps(env))
@@ -285,6 +286,61 @@ def test_environments_pickle_and_pull():
         assert env.means.dtype == np.float64 and env.best_mean == env.means.max()
         g1, g2 = gen.copy(), gen.copy()
         assert [env.pull(a, g1) for a in range(env.num_arms)] == [clone.pull(a, g2) for a in range(env.num_arms)]
+
+
+# ----------------------------------------------------------------------------- durations
+
+DURATION_POLICIES = [
+    lambda: sabandit.thompson(4, model="exponential"),
+    lambda: sabandit.epsilon_ts(4, model="exponential"),
+    lambda: sabandit.kl_ucb(4, model=sabandit.ExponentialModel()),
+    lambda: sabandit.ts_sa(4, model="exponential"),
+    lambda: sabandit.ts_sgld(4, model="exponential"),
+]
+
+
+@pytest.mark.parametrize("make", DURATION_POLICIES)
+def test_durations_give_the_same_decisions_in_any_unit(make):
+    # The built-in exponential model's defaults carry no unit (C++: durations_test.cpp): the
+    # same decisions on durations in seconds and in minutes, up to rounding, which could flip a
+    # decision only between two scores ~1e-15 apart.
+    env = sabandit.exponential_gap(4, best=2.0, gap=0.5)
+
+    def decisions(unit):
+        policy, gen, rewards = make(), sabandit.Engine(31), sabandit.Engine(32)
+        arms = []
+        for _ in range(1500):
+            arm = policy.select(gen)
+            policy.update(arm, unit * env.pull(arm, rewards), gen)
+            arms.append(arm)
+        return arms
+
+    assert decisions(1.0) == decisions(1.0 / 60.0)
+    policy = make()
+    with pytest.raises(ValueError, match=r"reward = 0 \(must be in \(0, 1e150\]"):
+        policy.update(0, 0.0, sabandit.Engine(1))
+    clone = pickle.loads(pickle.dumps(policy))
+    assert type(clone) is type(policy) and clone.save() == policy.save()
+
+
+def test_durations_defaults_and_environments():
+    assert sabandit.thompson(2, model="exponential").parameters["prior"] == (0.0, 0.0)  # Jeffreys'
+    sa = sabandit.ts_sa(2, model=sabandit.ExponentialModel()).parameters
+    assert sa["prior"] == (0.0, math.inf) and sa["prior_rewards"] == (0.0, 0.0)
+    env = sabandit.ExponentialEnv([1.0, 3.0])
+    r = sabandit.simulate(env, sabandit.thompson(2, model="exponential"), horizon=200, trials=2,
+                          seed=1, threads=1)
+    assert r.pulls.shape == (2, 2)
+    # Gaussian policies play durations too; a policy over durations plays only them.
+    sabandit.simulate(env, sabandit.ts_sa(2), horizon=50, trials=1, seed=1, threads=1)
+    with pytest.raises(TypeError, match="a policy over durations plays an ExponentialEnv"):
+        sabandit.simulate(sabandit.bernoulli_gap(2), sabandit.ts_sa(2, model="exponential"),
+                          horizon=10, trials=1, seed=1, threads=1)
+    with pytest.raises(TypeError, match="ExponentialEnv"):
+        sabandit.simulate(env, sabandit.thompson(2, model="poisson"), horizon=10, trials=1,
+                          seed=1, threads=1)
+    with pytest.raises(ValueError, match="must be 'gaussian', 'bernoulli', 'poisson', 'exponential'"):
+        sabandit.thompson(2, model="durations")
 
 
 # -------------------------------------------------------------------------- simulate
