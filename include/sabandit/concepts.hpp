@@ -77,7 +77,8 @@ concept ClosedFormMapModel =
 
 /// A model with a conjugate posterior, for exact Thompson sampling (thompson<Model>,
 /// epsilon_ts<Model>). The posterior is a small value:
-///  - `M::default_conjugate_prior()`      a `M::conjugate_prior_type` (normal, beta, gamma);
+///  - `M::default_conjugate_prior()`      a `M::conjugate_prior_type` (normal, beta, gamma,
+///                                         inverse gamma);
 ///  - `m.posterior(prior)`                 a `M::posterior_type` holding no data yet;
 ///  - `post.update(x)`, `post.mean()`, `post.sample(gen, tau)` (tau multiplies the variance,
 ///    about, for non-normal posteriors), `Post::validate_reward(x)` (throws for x outside the

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Declared instances: TS-SA and TS-SGLD over the three built-in models, played with
+/// Declared instances: TS-SA and TS-SGLD over the Gaussian, Bernoulli and Poisson models, played with
 /// sabandit's xoshiro256pp or std::mt19937_64, compiled once per program instead of once per
 /// translation unit that uses them.
 ///

@@ -63,9 +63,10 @@ struct policy_model<Policy<Model, Rest...>> {
 };
 /// Whether the module compiles sabandit.simulate of policy P on Env: a policy over durations
 /// plays an ExponentialEnv only, and policies over outcomes and counts play every environment
-/// but that one (every other environment has rewards <= 0, and durations are neither outcomes
-/// nor counts: each such pairing could only raise at its first reward). Compiling them would
-/// add a fifth of the module's build time for nothing.
+/// but that one (every other environment can have rewards <= 0, and durations are neither
+/// outcomes nor counts: each such pairing raises at its first reward outside the model's
+/// support). Compiling them would add a fifth of the module's build time for nothing.
+/// SABANDIT_PYTHON_CONJUGATE_SIMULATIONS lists the same pairs, which its instantiations check.
 template <class P, class Env>
 inline constexpr bool simulated =
     std::is_same_v<typename policy_model<P>::type, exponential_model>
@@ -321,7 +322,8 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
 #define SABANDIT_PYTHON_SIMULATE_COPIES(P, Env)                                          \
   template simulation_result simulate_copies(const P&, const Env&, Eigen::Index,         \
                                              Eigen::Index, std::uint64_t, unsigned,      \
-                                             Eigen::Index);
+                                             Eigen::Index);                              \
+  static_assert(simulated<P, Env>);
 
 /// Whether `value` is a bool, Python's or numpy's: both index as 0 or 1, and neither is an
 /// arm or a seed.
@@ -557,8 +559,8 @@ inline const char* metric_name(step_metric s) {
   return s == step_metric::fisher ? "fisher" : "identity";
 }
 
-/// Which built-in model a `model=` argument names: a string or a GaussianModel, BernoulliModel
-/// or PoissonModel; any other object is a model written in Python.
+/// Which built-in model a `model=` argument names: a string or a GaussianModel, BernoulliModel,
+/// PoissonModel or ExponentialModel; any other object is a model written in Python.
 enum class model_kind { gaussian, bernoulli, poisson, exponential, python };
 inline model_kind kind_of(const py::object& model) {
   if (py::isinstance<py::str>(model)) {

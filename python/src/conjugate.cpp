@@ -111,7 +111,7 @@ void bind_conjugate(py::module_& m) {
      py::arg("temperature") = py::none(), py::arg("prior") = py::none(), py::arg("warmup") = py::none(),
      ("Exact Thompson sampling over K arms (C++ thompson<Model>). model: 'gaussian' (or "
       "GaussianModel(noise_variance)), 'bernoulli', 'poisson', 'exponential'. Omitted keywords keep the C++ "
-      "defaults: temperature (tau, multiplies the posterior variance) = " + detail::value_text(tsd.temperature) +
+      "defaults: temperature (tau, multiplies the posterior variance; the rate's for 'exponential') = " + detail::value_text(tsd.temperature) +
       ", warmup = " + std::to_string(tsd.warmup) + ", " + prior_doc).c_str());
 
   m.def("epsilon_ts", [](Eigen::Index num_arms, const py::object& model, std::optional<double> epsilon,

@@ -78,6 +78,22 @@ TEST_CASE("inverse-gamma TS plays each arm with its exact posterior probability"
   check_arm0_probability(ts, gen, 2.0 / 3.0);
 }
 
+TEST_CASE("gamma and inverse-gamma TS stay fair at a large temperature", "[conjugate][statistical]") {
+  // Two arms with the same rewards and tau = 1e4: shape / tau is about 1e-4, where most gamma
+  // draws underflow to 0, and draws of the mean tie at 0 (gamma) or +infinity (inverse
+  // gamma), which the lowest index would win (about 0.93 of rounds, once). Compared on their
+  // logarithms, the arms are exchangeable: P(arm 0) = 1/2, checked at 5 sigma.
+  xoshiro256pp gen(9);
+  thompson<exponential_model> durations(2, {.temperature = 1e4});
+  thompson<poisson_model> counts(2, {.temperature = 1e4});
+  for (Eigen::Index a = 0; a < 2; ++a) {
+    durations.update(a, 1.0, gen);
+    counts.update(a, 1.0, gen);
+  }
+  check_arm0_probability(durations, gen, 0.5);
+  check_arm0_probability(counts, gen, 0.5);
+}
+
 TEST_CASE("Beta-Bernoulli TS plays each arm with its exact posterior probability",
           "[conjugate][statistical]") {
   // Arm 0 ~ Beta(2, 1) (density 2x), arm 1 ~ Beta(1, 2) (density 2(1 - y)):

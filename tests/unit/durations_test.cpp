@@ -33,15 +33,21 @@ TEMPLATE_TEST_CASE("every policy over exponential durations decides the same in 
                    kl_ucb<exponential_model>, ts_sa<exponential_model>,
                    ts_sgld<exponential_model>) {
   // A change of unit multiplies the inverse-gamma posterior's scale and every draw by the
-  // unit, shifts the log link's eta by log(unit) and leaves the information about eta (1)
-  // and the divergence (a function of p / q) alone: the same decisions, in exact arithmetic.
-  // In floating point a score moves by rounding only (~1e-15 relative), which flips a decision
-  // only where two arms' scores are that close: probability ~1e-12 a round. Minutes against
-  // seconds (1/60, not a power of two: rounding differs), and 2^20.
+  // unit, shifts the log link's eta by log(unit) (the warm start is log xbar exactly) and
+  // leaves the information about eta (1) and the divergence (a function of p / q) alone: the
+  // same decisions, in exact arithmetic. In floating point a score moves by rounding
+  // (~1e-15 relative), KL-UCB's index by its tolerance (1e-10 relative to its width), which
+  // flips a decision only where two arms' scores are that close: probability ~1e-10 a round.
+  // Minutes against seconds (1/60, not a power of two: rounding differs), 2^20, and the
+  // extremes of nanoseconds in seconds (1e-9) and seconds in hundreds of femtoseconds (1e13),
+  // where a search from eta = 0 (the generic warm start) or an absolute tolerance (KL-UCB's,
+  // once) stopped early.
   constexpr int rounds = 3000;
   const auto seconds = decisions(TestType(4), 1.0, rounds);
-  CHECK(decisions(TestType(4), 1.0 / 60.0, rounds) == seconds);
-  CHECK(decisions(TestType(4), 1048576.0, rounds) == seconds);
+  for (const double unit : {1.0 / 60.0, 1048576.0, 1e-9, 1e13}) {
+    INFO("unit " << unit);
+    CHECK(decisions(TestType(4), unit, rounds) == seconds);
+  }
 }
 
 TEST_CASE("Alg. 1 as printed over durations is unit-free too: one reward's information about "
@@ -50,6 +56,30 @@ TEST_CASE("Alg. 1 as printed over durations is unit-free too: one reward's infor
   using policy = ts_sa<exponential_model>;
   const auto seconds = decisions(policy(4, policy::params::paper()), 1.0, 3000);
   CHECK(decisions(policy(4, policy::params::paper()), 1.0 / 60.0, 3000) == seconds);
+}
+
+TEST_CASE("the warm start over durations is exact at any scale: log xbar under the flat prior, "
+          "the posterior's stationary point under a normal one",
+          "[durations][ts_sa]") {
+  // The flat prior: eta = log xbar to rounding (a relative 1e-14, far from the 1e-9 of the
+  // generic warm start's stopping rule). A normal prior N(m, v) on theta (d = 1, phi = 1):
+  // the stationary point of the log-posterior, count (xbar e^-eta - 1) = (eta - m) / v, whose
+  // residual at a root found to rounding is a few ulps of its terms (checked at 1e-12 of the
+  // larger). Three durations of mean xbar at scales from 1e-9 to 1e100.
+  for (const double xbar : {1e-9, 3.0, 1e13, 1e30, 1e100}) {
+    INFO("xbar " << xbar);
+    ts_sa<exponential_model> flat(1, {.warmup = 3});
+    ts_sa<exponential_model> normal(1, {.warmup = 3, .prior = {.mean = 2.0, .variance = 0.5}});
+    xoshiro256pp gen(3);
+    for (double w : {0.5, 1.0, 1.5}) {
+      flat.update(0, w * xbar, gen);
+      normal.update(0, w * xbar, gen);
+    }
+    CHECK(flat.parameter_estimates()(0, 0) == Approx(std::log(xbar)).epsilon(1e-14));
+    const double eta = normal.parameter_estimates()(0, 0);
+    const double likelihood = 3.0 * (xbar * std::exp(-eta) - 1.0), prior = (eta - 2.0) / 0.5;
+    CHECK(std::abs(likelihood - prior) <= 1e-12 * std::max(std::abs(likelihood), 1.0));
+  }
 }
 
 TEST_CASE("scale-free TS-SA over durations: the warm start is the log-average, and the iterate "

@@ -25,7 +25,7 @@
   SABANDIT_ENGINE_INSTANCES(KEYWORD, POLICY, sabandit::xoshiro256pp)                         \
   SABANDIT_ENGINE_INSTANCES(KEYWORD, POLICY, std::mt19937_64)
 
-/// TEMPLATE (a policy template, e.g. sabandit::ts_sa) over the three built-in models, its other
+/// TEMPLATE (a policy template, e.g. sabandit::ts_sa) over the Gaussian, Bernoulli and Poisson models, its other
 /// template parameters at their defaults.
 #define SABANDIT_MODEL_INSTANCES(KEYWORD, TEMPLATE)                                         \
   SABANDIT_POLICY_INSTANCES(KEYWORD, TEMPLATE<sabandit::gaussian_model>)                    \

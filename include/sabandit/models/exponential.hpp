@@ -9,13 +9,15 @@
 // reward about eta is 1 at every eta, so the Langevin policies' steps and decision spreads are
 // the same in any unit. With Jeffreys' prior (flat on eta; InverseGamma(0, 0) on the mean for
 // exact TS) nothing else carries a unit: every policy over this model decides the same
-// whatever unit the durations are recorded in (tested).
+// whatever unit the durations are recorded in (tested for units from 1e-9 to 1e13, against
+// seconds: tests/unit/durations_test.cpp).
 //
 // The policies maximise the expected duration. To minimise one (a latency), use a model of your
 // own whose mean is -e^(-eta) on the negated durations (docs/guide.md, "Your own model").
 //
 // Numerics: the model mean e^eta is finite for eta <= 709.78, and the gradient's x e^-eta for
 // rewards within the numeric contract (x <= 1e150) near the maximum-likelihood eta = log xbar.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -29,8 +31,8 @@
 
 namespace sabandit {
 
-/// Exponential durations with the log link; a RewardModel with a window-mean gradient, unit
-/// Fisher information, a conjugate (inverse gamma) posterior and a divergence.
+/// Exponential durations with the log link; a RewardModel with a window-mean gradient, an exact
+/// warm start, unit Fisher information, a conjugate (inverse gamma) posterior and a divergence.
 class exponential_model {
  public:
   /// Flat on eta = log mean, which is Jeffreys' prior (the information about eta is 1): the
@@ -64,11 +66,13 @@ class exponential_model {
   // --- Divergence (KL-UCB for exponential families, Cappe et al. 2013) ----------------------
   /// KL(Exp(mean p) || Exp(mean q)) = p / q - 1 - log(p / q), evaluated as y - log1p(y) with
   /// y = (p - q) / q, which keeps its digits when p and q are close (the index's regime);
-  /// +infinity for p <= 0 (no exponential law has mean 0).
+  /// +infinity where a mean is not in (0, infinity) (no exponential law has it) and where
+  /// p / q overflows.
   [[nodiscard]] double divergence(double p, double q) const noexcept {
-    if (!(p > 0.0)) return std::numeric_limits<double>::infinity();
+    constexpr double infinity = std::numeric_limits<double>::infinity();
+    if (!(p > 0.0 && q > 0.0) || std::isinf(q)) return infinity;
     const double y = (p - q) / q;
-    return y - std::log1p(y);
+    return std::isfinite(y) ? y - std::log1p(y) : infinity;
   }
   /// q^2: the exponential variance at mean q.
   [[nodiscard]] double reward_variance(double q) const noexcept { return q * q; }
@@ -105,6 +109,41 @@ class exponential_model {
     grad = phi * (xbar * std::exp(-phi.dot(theta)) - 1.0);
   }
 
+  // --- Warm start (ClosedFormMapModel) -------------------------------------------------------
+  /// The MAP estimate of theta from `count` durations of mean `xbar` > 0 under `prior`: the
+  /// prior's mean moved along phi, theta = mean 1 + c phi, since the likelihood sees theta only
+  /// through eta = <phi, theta>. Flat prior: eta = log xbar, exactly. Normal prior N(m, v I):
+  /// eta solves count (xbar e^-eta - 1) = (eta - eta0) lambda, with eta0 = m sum(phi) and
+  /// lambda = 1 / (v |phi|^2) the prior's precision on eta; the left side minus the right
+  /// falls as eta rises, so the root lies between eta0 and log xbar, where Newton's method,
+  /// with bisection wherever a step leaves that bracket, finds it to rounding. The generic
+  /// warm start (a line search from eta = 0) stopped short of it for durations of 1e13 and
+  /// beyond (its secant curvature is huge there), which made the warm start depend on the unit.
+  void map_estimate(double xbar, double count, const vector_cref& phi, const normal_prior& prior,
+                    vector_ref theta) const {
+    const double phi_norm2 = phi.squaredNorm();
+    const double eta0 = prior.mean * phi.sum();
+    double eta = std::log(xbar);
+    if (!prior.is_flat()) {
+      const double lambda = prior.precision() / phi_norm2;
+      const auto excess = [&](double e) {  // d/d eta of the log-posterior, falling in eta
+        return count * (xbar * std::exp(-e) - 1.0) - lambda * (e - eta0);
+      };
+      double lo = std::min(eta0, eta), hi = std::max(eta0, eta);
+      for (int iteration = 0; iteration < 2000 && lo < hi; ++iteration) {
+        const double f = excess(eta);
+        if (f == 0.0) break;
+        (f > 0.0 ? lo : hi) = eta;
+        const double slope = -count * xbar * std::exp(-eta) - lambda;
+        double next = eta - f / slope;
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        if (next == eta) break;  // rounding allows no closer point
+        eta = next;
+      }
+    }
+    theta = (phi * ((eta - eta0) / phi_norm2)).array() + prior.mean;
+  }
+
   // --- Geometry (models/information.hpp) -----------------------------------------------------
   /// The Fisher information of one reward about eta: g'(eta)^2 / V(mu) = mu^2 / mu^2 = 1.
   [[nodiscard]] double information(const vector_cref& /*phi*/,
@@ -138,6 +177,7 @@ class exponential_model {
 };
 
 static_assert(WindowMeanRewardModel<exponential_model>);
+static_assert(ClosedFormMapModel<exponential_model>);
 static_assert(ConjugateRewardModel<exponential_model>);
 static_assert(DivergenceRewardModel<exponential_model>);
 static_assert(SupportDeclaringModel<exponential_model>);

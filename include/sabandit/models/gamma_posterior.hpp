@@ -71,6 +71,12 @@ class gamma_posterior {
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
     return gamma_variate(shape_ / temperature, gen) * (temperature / rate_);
   }
+  /// The logarithm of sample(gen, temperature), from the same engine calls: finite where the
+  /// draw underflows to 0 (shape / tau below about 0.001), which would tie arms at 0.
+  template <std::uniform_random_bit_generator URBG>
+  [[nodiscard]] double log_sample(URBG& gen, double temperature = 1.0) const {
+    return gamma_sampler(shape_ / temperature).log_variate(gen) + std::log(temperature / rate_);
+  }
 
  private:
   double shape_, rate_;

@@ -62,7 +62,7 @@ concept InvertibleLinkModel =
 /// logit, so a normal in the logit over-weights its upper tail and over-explores. The
 /// scale-free TS-SA draws line 4's scores in it (policies/langevin/core.hpp); the built-in
 /// models provide it (Gaussian: mu itself; Poisson: 3 mu^(1/3); Bernoulli: the incomplete beta
-/// integral B(mu; 1/3, 1/3)).
+/// integral B(mu; 1/3, 1/3); exponential: -3 mu^(-1/3), the cube root of the rate).
 template <class M>
 concept NormalizingCoordinateModel =
     RewardModel<M> && requires(const M& model, double mu, const vector_cref& phi,

@@ -30,7 +30,12 @@
 namespace sabandit {
 
 /// The KL-UCB index of an arm with `pulls` pulls and empirical mean `mean`, for the exploration
-/// level `level` = log t + c log log t, to an accuracy of 1e-10 max(1, index).
+/// level `level` = log t + c log log t, to an accuracy of 1e-10 max(s, index), s the scale of
+/// the rewards: 1 for a family with bounded means (Bernoulli), else the index's Gaussian
+/// half-width sqrt(2 V(mean) level / pulls), so that for a family whose divergence depends on
+/// the means' ratio alone (exponential durations) the index scales with the rewards' unit and
+/// the decisions do not depend on it. (Absolute constants made KL-UCB greedy on durations of
+/// 1e-12: its tolerance was the whole confidence width.)
 template <DivergenceRewardModel Model>
 [[nodiscard]] double kl_ucb_index(const Model& model, double mean, double pulls, double level) {
   const double sup = Model::mean_upper_limit();
@@ -40,12 +45,17 @@ template <DivergenceRewardModel Model>
   // Bracket [lo, hi] with excess(lo) <= 0 < excess(hi). Start from the Gaussian approximation
   // KL ~ (q - p)^2 / (2 V(p)), which is exact for the Gaussian, and widen while it falls short
   // (at most to the edge of the means, where a bounded family's divergence is +infinity).
+  const double width = std::sqrt(2.0 * model.reward_variance(mean) * budget);
+  const bool relative = std::isinf(sup) && width > 0.0 && std::isfinite(width);
+  const double scale = relative ? width : 1.0;
   double lo = mean;
-  double hi = mean + std::sqrt(2.0 * std::fmax(model.reward_variance(mean), 1e-12) * budget);
+  double hi = mean + (relative ? width
+                               : std::sqrt(2.0 * std::fmax(model.reward_variance(mean), 1e-12) *
+                                           budget));
   while (hi < sup && !(excess(hi) > 0.0)) {
     lo = hi;
     // At least one ulp of progress, or a huge mean (2^53 and beyond) would never widen.
-    hi = std::fmax(std::nextafter(hi, sup), mean + 2.0 * (hi - mean) + 1.0);
+    hi = std::fmax(std::nextafter(hi, sup), mean + 2.0 * (hi - mean) + scale);
   }
   if (hi >= sup) hi = sup;
   double q = hi < sup ? hi : 0.5 * (lo + hi);
@@ -61,8 +71,9 @@ template <DivergenceRewardModel Model>
       next = 0.5 * (lo + hi);
     }
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (hi - lo <= 1e-10 * std::fmax(1.0, hi)) return lo;  // relative beyond 1: ulps allow no better
-    if (f > 0.0 && q - next <= 1e-12) return next;  // quadratic convergence: next ~ the root
+    // relative beyond the scale: ulps allow no better
+    if (hi - lo <= 1e-10 * std::fmax(scale, std::abs(hi))) return lo;
+    if (f > 0.0 && q - next <= 1e-12 * scale) return next;  // quadratic convergence: next ~ the root
     q = next;
   }
   return lo;  // the largest point known to satisfy the constraint

@@ -3,9 +3,11 @@
 // every round, draw each arm's mean from its posterior and play the argmax. Gaussian rewards
 // give the paper's TS baseline (appendix, "Baseline Implementation"):
 //   N( (mu0/sigma0^2 + n xbar/sigma^2) / (1/sigma0^2 + n/sigma^2),  tau / (1/sigma0^2 + n/sigma^2) ),
-// Bernoulli rewards Beta-Bernoulli TS, Poisson rewards Gamma-Poisson TS.
+// Bernoulli rewards Beta-Bernoulli TS, Poisson rewards Gamma-Poisson TS, exponential durations
+// inverse-gamma TS (Jeffreys' prior by default).
 // tau is a temperature: it multiplies the posterior variance (exactly for the normal
-// posterior; for beta and gamma, by dividing both parameters by tau, which keeps the mean).
+// posterior; for beta, gamma and inverse gamma, by dividing both parameters by tau, which keeps
+// the mean, or for the inverse gamma the mean rate).
 //
 // A model without a conjugate posterior is rejected at compile time: use the Langevin
 // policies (ts_sa, ts_sgld), which need only a likelihood.
@@ -39,6 +41,10 @@ class thompson {
   // A normal posterior's draw is centre + spread z: the round is then one normal fill and one
   // argmax over arrays (common/gaussian_scores.hpp), bit for bit the paper's Gaussian TS.
   static constexpr bool normal_draws = std::is_same_v<posterior_type, normal_posterior>;
+  // A posterior that draws logarithms is compared on them: the same argmax (log increases),
+  // without the ties of draws that overflow to +infinity or underflow to 0 at a large tau.
+  static constexpr bool log_draws =
+      requires(const posterior_type& post, default_engine& gen) { post.log_sample(gen, 1.0); };
 
  public:
   /// Temperature, conjugate prior and warm-up: an aggregate for designated initialisers,
@@ -46,7 +52,7 @@ class thompson {
   struct params {
     /// tau in [1e-100, 1e100]: multiplies the posterior variance.
     double temperature = 1.0;
-    /// The conjugate prior of every arm (normal, beta or gamma, after the model).
+    /// The conjugate prior of every arm (normal, beta, gamma or inverse gamma, after the model).
     typename Model::conjugate_prior_type prior = Model::default_conjugate_prior();
     /// Pulls of every arm before sampling starts (>= 1).
     Eigen::Index warmup = 1;
@@ -80,8 +86,13 @@ class thompson {
     if constexpr (normal_draws) {
       return scores_.sample_argmax(gen);
     } else {
-      for (Eigen::Index a = 0; a < num_arms(); ++a)
-        draws_(a) = posterior(a).sample(gen, params_.temperature);
+      for (Eigen::Index a = 0; a < num_arms(); ++a) {
+        if constexpr (log_draws) {
+          draws_(a) = posterior(a).log_sample(gen, params_.temperature);
+        } else {
+          draws_(a) = posterior(a).sample(gen, params_.temperature);
+        }
+      }
       return detail::argmax(draws_);
     }
   }
