@@ -5,8 +5,9 @@
 //   log p(x | theta) = -eta - x e^-eta   (concave in theta: the second derivative is -x e^-eta).
 // The mean e^eta increases with eta, as the RewardModel concept requires, so the policies'
 // argmax of <phi_a, theta_a> is the argmax of expected reward.
-// One copy for the two programs that use it: custom_reward_model.cpp (how to write a model)
-// and problem_suite's problems job (exponential durations among users' problems).
+// custom_reward_model.cpp runs it. The library's own exponential_model
+// (sabandit/models/exponential.hpp) is this likelihood with a conjugate posterior, its Fisher
+// information and a flat default prior added: use that one for durations.
 #include <cmath>
 #include <limits>
 #include <random>

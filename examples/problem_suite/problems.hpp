@@ -24,7 +24,6 @@
 
 #include <sabandit/sim.hpp>
 
-#include "exponential_model.hpp"
 #include "common/checked.hpp"
 #include "common/output.hpp"
 #include "problem_suite/models.hpp"
@@ -147,8 +146,8 @@ void with_problem(const problem& p, Body body) {
       return body(gaussian_model(variance),
                   env.template operator()<normal_arm>([&](double m) { return normal_arm(m, variance); }));
     case reward_kind::exponential:
-      return body(examples::exponential_model{},
-                  env.template operator()<examples::exponential_arm>([](double m) { return examples::exponential_arm{m}; }));
+      return body(exponential_model{},
+                  env.template operator()<exponential_arm>([](double m) { return exponential_arm(m); }));
   }
 }
 
@@ -351,9 +350,9 @@ inline grid_result run_problems(const problems_options& o) {
      << "\nRegret: cumulative pseudo-regret at T, sum over rounds of mu* - mu_{A_t}, mean ± standard error over "
      << o.trials << " trials, seed " << o.common.seed
      << "; every policy of a problem sees the same rewards (common random numbers). Ratio: mean regret over "
-        "the reference's, the problem's first row: exact TS (Beta(1, 1), Gamma(1, 1e-4) or N(0, 1e4) prior, "
-        "Gaussian rewards with the true sigma) where the model has a conjugate posterior and one mean per "
-        "arm, TS-SGLD otherwise (exponential durations, features). Worst trial: the largest final regret of "
+        "the reference's, the problem's first row: exact TS (Beta(1, 1), Gamma(1, 1e-4), N(0, 1e4) or "
+        "Jeffreys' InverseGamma(0, 0) prior, Gaussian rewards with the true sigma) where the model has a "
+        "conjugate posterior and one mean per arm, TS-SGLD otherwise (features). Worst trial: the largest final regret of "
         "a trial. Linear trials: trials whose regret grows by at least half the smallest gap per round over "
         "the second half, R(T) - R(T/2) >= (Delta_min / 2) (T - T/2), i.e. (for equal gaps) at most half of "
         "the late pulls go to an optimal arm. A consistent policy has E[R(T)] ~ C log T (Lai & Robbins 1985), "
