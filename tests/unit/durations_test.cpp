@@ -38,13 +38,13 @@ TEMPLATE_TEST_CASE("every policy over exponential durations decides the same in 
   // same decisions, in exact arithmetic. In floating point a score moves by rounding
   // (~1e-15 relative), KL-UCB's index by its tolerance (1e-10 relative to its width), which
   // flips a decision only where two arms' scores are that close: probability ~1e-10 a round.
-  // Minutes against seconds (1/60, not a power of two: rounding differs), 2^20, and the
-  // extremes of nanoseconds in seconds (1e-9) and seconds in hundreds of femtoseconds (1e13),
-  // where a search from eta = 0 (the generic warm start) or an absolute tolerance (KL-UCB's,
-  // once) stopped early.
+  // Minutes against seconds (1/60, not a power of two: rounding differs), 2^20, nanoseconds
+  // in seconds (1e-9), seconds in hundreds of femtoseconds (1e13), where a search from eta = 0
+  // (the generic warm start) or an absolute tolerance (KL-UCB's, once) stopped early, and the
+  // edges of the double range (1e-200, where V = mean^2 underflows, and 1e140).
   constexpr int rounds = 3000;
   const auto seconds = decisions(TestType(4), 1.0, rounds);
-  for (const double unit : {1.0 / 60.0, 1048576.0, 1e-9, 1e13}) {
+  for (const double unit : {1.0 / 60.0, 1048576.0, 1e-9, 1e13, 1e-200, 1e140}) {
     INFO("unit " << unit);
     CHECK(decisions(TestType(4), unit, rounds) == seconds);
   }

@@ -32,7 +32,7 @@ namespace sabandit {
 /// The KL-UCB index of an arm with `pulls` pulls and empirical mean `mean`, for the exploration
 /// level `level` = log t + c log log t, to an accuracy of 1e-10 max(s, index), s the scale of
 /// the rewards: 1 for a family with bounded means (Bernoulli), else the index's Gaussian
-/// half-width sqrt(2 V(mean) level / pulls), so that for a family whose divergence depends on
+/// half-width sqrt(2 V(mean) level / pulls) (or |mean| where that underflows), so that for a family whose divergence depends on
 /// the means' ratio alone (exponential durations) the index scales with the rewards' unit and
 /// the decisions do not depend on it. (Absolute constants made KL-UCB greedy on durations of
 /// 1e-12: its tolerance was the whole confidence width.)
@@ -46,8 +46,10 @@ template <DivergenceRewardModel Model>
   // KL ~ (q - p)^2 / (2 V(p)), which is exact for the Gaussian, and widen while it falls short
   // (at most to the edge of the means, where a bounded family's divergence is +infinity).
   const double width = std::sqrt(2.0 * model.reward_variance(mean) * budget);
-  const bool relative = std::isinf(sup) && width > 0.0 && std::isfinite(width);
-  const double scale = relative ? width : 1.0;
+  // Where V(mean) underflows (durations of 1e-200: V = mean^2), the mean itself is the scale.
+  const double unit = width > 0.0 ? width : std::abs(mean);
+  const bool relative = std::isinf(sup) && unit > 0.0 && std::isfinite(unit);
+  const double scale = relative ? unit : 1.0;
   double lo = mean;
   double hi = mean + (relative ? width
                                : std::sqrt(2.0 * std::fmax(model.reward_variance(mean), 1e-12) *
