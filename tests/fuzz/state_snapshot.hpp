@@ -60,6 +60,10 @@ inline void add(snapshot& s, const sabandit::gamma_posterior& p) {
   s.add(p.shape());
   s.add(p.rate());
 }
+inline void add(snapshot& s, const sabandit::inverse_gamma_posterior& p) {
+  s.add(p.shape());
+  s.add(p.scale());
+}
 
 inline void add_state(snapshot& s, const sabandit::ucb& p) {
   s.add(p.parameters().bonus_scale);
