@@ -32,10 +32,10 @@ namespace sabandit {
 /// The KL-UCB index of an arm with `pulls` pulls and empirical mean `mean`, for the exploration
 /// level `level` = log t + c log log t, to an accuracy of 1e-10 max(s, index), s the scale of
 /// the rewards: 1 for a family with bounded means (Bernoulli), else the index's Gaussian
-/// half-width sqrt(2 V(mean) level / pulls) (or |mean| where that underflows), so that for a family whose divergence depends on
-/// the means' ratio alone (exponential durations) the index scales with the rewards' unit and
-/// the decisions do not depend on it. (Absolute constants made KL-UCB greedy on durations of
-/// 1e-12: its tolerance was the whole confidence width.)
+/// half-width sqrt(2 V(mean) level / pulls) (or |mean| where that underflows), so that for a
+/// family whose divergence depends on the means' ratio alone (exponential durations) the index
+/// scales with the rewards' unit and the decisions do not depend on it. (Absolute constants
+/// made KL-UCB greedy on durations of 1e-12: its tolerance was the whole confidence width.)
 template <DivergenceRewardModel Model>
 [[nodiscard]] double kl_ucb_index(const Model& model, double mean, double pulls, double level) {
   const double sup = Model::mean_upper_limit();
@@ -75,7 +75,8 @@ template <DivergenceRewardModel Model>
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     // relative beyond the scale: ulps allow no better
     if (hi - lo <= 1e-10 * std::fmax(scale, std::abs(hi))) return lo;
-    if (f > 0.0 && q - next <= 1e-12 * scale) return next;  // quadratic convergence: next ~ the root
+    // quadratic convergence: next ~ the root
+    if (f > 0.0 && q - next <= 1e-12 * scale) return next;
     q = next;
   }
   return lo;  // the largest point known to satisfy the constraint
