@@ -495,8 +495,7 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
            "Learns `reward` of `arm`. IndexError for a bad arm, ValueError for a reward that is "
            "not finite or outside the model's support; the policy and the engine are then unchanged.")
       .def_property_readonly("pulls", [](const P& p) -> Eigen::ArrayXd {
-        if constexpr (requires { p.statistics(); }) return p.statistics().counts();
-        else return p.posterior().statistics().counts();  // epsilon_ts
+        return p.statistics().counts();
       }, "Pulls per arm so far (float64 array of K).")
       .def("save", [](const P& p) { return saved_text(p); },
            "The complete state as versioned text (docs/state-format.md).")

@@ -1,7 +1,9 @@
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "sabandit/random.hpp"
@@ -151,6 +153,19 @@ TEST_CASE("uniform helpers stay in range for every kind of engine", "[random]") 
   }
   CHECK(to_open_unit_interval(0) > 0.0);
   CHECK(to_unit_interval(~0ULL) < 1.0);
+}
+
+TEST_CASE("uniform_index rejects an empty or negative range, drawing nothing", "[random]") {
+  // [0, 0) has no index: n = 0 used to return 0, and a signed -1 converted to 2^64 - 1.
+  xoshiro256pp gen(3);
+  const xoshiro256pp before = gen;
+  CHECK_THROWS_WITH(uniform_index(gen, std::uint64_t{0}),
+                    Catch::Contains("n = 0") && Catch::Contains("must be >= 1"));
+  CHECK_THROWS_WITH(uniform_index(gen, -1), Catch::Contains("n = -1"));
+  CHECK_THROWS_AS(uniform_index(gen, Eigen::Index{0}), std::invalid_argument);
+  CHECK(gen == before);  // checked before the engine is called
+  CHECK(uniform_index(gen, Eigen::Index{1}) == 0U);
+  CHECK(uniform_index(gen, 1U) == 0U);
 }
 
 TEST_CASE("uniform_index is uniform", "[random][statistical]") {

@@ -66,6 +66,10 @@ class epsilon_ts {
 
   /// The Thompson sampler that holds the posterior (its means and statistics).
   [[nodiscard]] const thompson<Model>& posterior() const noexcept { return ts_; }
+  /// Pulls and reward sums per arm, greedy rounds included (the posterior's): the same member
+  /// as every other policy's, so that generic code (a resumed loop's `statistics().total()`)
+  /// needs no special case.
+  [[nodiscard]] const arm_statistics& statistics() const noexcept { return ts_.statistics(); }
 
   /// "epsilon_ts<model>", the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {

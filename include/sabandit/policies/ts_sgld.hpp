@@ -29,6 +29,7 @@
 // P is constant and the target is exact. Off by default: the paper's baseline is unchanged.
 #include <cmath>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -160,7 +161,18 @@ Eigen::Index ts_sgld<Model>::select(URBG& gen) {
     return langevin::step_settings{params_.step_size, std::sqrt(params_.temperature / n),
                                    1.0 / n, preconditioned ? n : 0.0};
   }, gen);
-  this->commit_all(next_);
+  try {
+    this->commit_all(next_);
+  } catch (const std::domain_error& diverged) {
+    // With h past 2 / L (L: one reward's curvature) a chain grows geometrically and looks
+    // sane for hundreds of rounds before it overflows; from its last finite iterate the next
+    // move overflows again, so the remedy is a new policy, not another select().
+    throw std::domain_error(std::string(diverged.what()) + " (step_size (h) = " +
+                            detail::value_text(params_.step_size) +
+                            ": below about 2 sigma^2 for gaussian_model(sigma^2); the chains "
+                            "are as they were, and every later select() will throw again: "
+                            "rebuild the policy with a smaller h, or restore a checkpoint)");
+  }
   return this->greedy_argmax();
 }
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "sabandit/detail/compiler.hpp"
@@ -50,11 +52,30 @@ template <std::uniform_random_bit_generator URBG>
   return to_unit_interval(random_bits64(gen));
 }
 
+namespace detail {
+// errors.hpp's invalid-argument message, written without errors.hpp, which would bring Eigen
+// to a header that needs none; out of line, off the draw's path.
+[[noreturn]] SABANDIT_NOINLINE inline void throw_empty_index_range(long long n) {
+  throw std::invalid_argument("sabandit: invalid argument: n = " + std::to_string(n) +
+                              " (must be >= 1: uniform_index(gen, n) draws from [0, n))");
+}
+}  // namespace detail
+
 /// A uniform index in [0, n), n >= 1, by Lemire's multiply-shift: one engine call, no division.
 /// Without the rejection step its bias is at most n / 2^64, far below anything measurable.
+/// Throws std::invalid_argument naming n for n = 0, an empty range (n = 0 used to give 0).
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] inline std::uint64_t uniform_index(URBG& gen, std::uint64_t n) {
+  if (n == 0) [[unlikely]] detail::throw_empty_index_range(0);
   return detail::mul_high64(random_bits64(gen), n);
+}
+
+/// The same for a signed n (an int or Eigen::Index count): throws std::invalid_argument naming
+/// n for n < 1, where the conversion to std::uint64_t would turn -1 into 2^64 - 1.
+template <std::uniform_random_bit_generator URBG, std::signed_integral Int>
+[[nodiscard]] inline std::uint64_t uniform_index(URBG& gen, Int n) {
+  if (n < 1) [[unlikely]] detail::throw_empty_index_range(static_cast<long long>(n));
+  return uniform_index(gen, static_cast<std::uint64_t>(n));
 }
 
 namespace detail {

@@ -51,8 +51,9 @@ inline void require_end_of_checkpoint(std::istream& in, const std::filesystem::p
 /// permission, a full disk: "No space left on device") and leaves `path` as it was. Not
 /// durable across a power loss (no fsync).
 template <class... T>
-  requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
+  requires(sizeof...(T) >= 1)
 void save_file(const std::filesystem::path& path, const T&... objects) {
+  detail::require_blocks<T...>();
   static std::atomic<unsigned> counter{0};
   std::filesystem::path temporary = path;
   temporary += ".tmp-" + std::to_string(counter++);
@@ -84,8 +85,9 @@ void save_file(const std::filesystem::path& path, const T&... objects) {
 /// `objects` (save_file(path, policy, engine) restored as restore_file(path, policy)). The
 /// objects are then unchanged.
 template <class... T>
-  requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
+  requires(sizeof...(T) >= 1)
 void restore_file(const std::filesystem::path& path, T&... objects) {
+  detail::require_blocks<T...>();
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -73,6 +73,17 @@ struct block<xoshiro256pp> {
 template <class T>
 concept has_block = Persistent<T> || std::same_as<T, xoshiro256pp>;
 
+/// The check of save_all, restore_all, save_file and restore_file, a static_assert rather than
+/// a constraint so that a standard engine passed by mistake gets a message that says what to
+/// do instead of an unsatisfied has_block<std::mt19937_64>.
+template <class... T>
+constexpr void require_blocks() {
+  static_assert((has_block<T> && ...),
+                "sabandit::state saves policies (with persistent models: docs/state-format.md) "
+                "and the xoshiro256pp engine; save a standard engine (std::mt19937_64) with its "
+                "own operator<< and restore it with operator>>, or use sabandit::xoshiro256pp");
+}
+
 template <class T>
 void write_block(std::ostream& out, const T& object) {
   writer ar(out, block<T>::name());
@@ -263,8 +274,9 @@ void restore_blocks(std::istream& in, BeforeCommit&& before_commit, T&... object
 /// a checkpoint that restore_all() reads back. Throws std::ios_base::failure if the stream
 /// fails.
 template <class... T>
-  requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
+  requires(sizeof...(T) >= 1)
 void save_all(std::ostream& out, const T&... objects) {
+  detail::require_blocks<T...>();
   (detail::write_block(out, objects), ...);
 }
 
@@ -274,8 +286,9 @@ void save_all(std::ostream& out, const T&... objects) {
 /// throws, naming the block ("block 3 of 3 'xoshiro256pp', line 57"), and leaves every object
 /// unchanged.
 template <class... T>
-  requires(sizeof...(T) >= 1 && (detail::has_block<T> && ...))
+  requires(sizeof...(T) >= 1)
 void restore_all(std::istream& in, T&... objects) {
+  detail::require_blocks<T...>();
   detail::restore_blocks(in, [](std::size_t /*lines*/) {}, objects...);
 }
 
