@@ -16,7 +16,7 @@ using namespace sabandit;
 
 namespace {
 
-constexpr std::uint64_t seed = 13;
+constexpr std::uint64_t minibatch_seed = 13;
 constexpr Eigen::Index batch = 32;
 constexpr int draws = 20000;
 
@@ -66,7 +66,7 @@ void block_and_scalar_means(std::vector<double>& block, std::vector<double>& sca
   for (int i = 0; i < 1000; ++i) source.record(2, 1e6 + i);
   const Eigen::VectorXd phi = Eigen::VectorXd::Ones(1), theta = Eigen::VectorXd::Zero(1);
   Eigen::VectorXd grad(1);
-  xoshiro256pp gen(seed);
+  xoshiro256pp gen(minibatch_seed);
   const Model model;
   const auto mean_of = [&] {  // x-bar from the gradient at theta = 0 (both models: grad = x-bar)
     source.gradient(model, 1, phi, theta, grad, gen);
@@ -115,7 +115,7 @@ TEST_CASE("uniform_minibatch: a round's block serves each arm's N mini-batches, 
   source.record(1, 7.0);
   const Eigen::VectorXd phi = Eigen::VectorXd::Ones(1), theta = Eigen::VectorXd::Zero(1);
   Eigen::VectorXd grad(1);
-  xoshiro256pp gen(seed);
+  xoshiro256pp gen(minibatch_seed);
   source.begin_round(3, gen);
   const xoshiro256pp after_block = gen;
   for (int step = 0; step < 3; ++step) {  // served from the block: the engine is not touched
@@ -154,7 +154,7 @@ TEST_CASE("uniform_minibatch: a round beyond max_block indices keeps the scalar 
     }
     const Eigen::VectorXd phi = Eigen::VectorXd::Ones(1), theta = Eigen::VectorXd::Zero(1);
     Eigen::VectorXd grad_begun(1), grad_plain(1);
-    xoshiro256pp gen_begun(seed), gen_plain(seed);
+    xoshiro256pp gen_begun(minibatch_seed), gen_plain(minibatch_seed);
     begun.begin_round(steps, gen_begun);
     CHECK(gen_begun == gen_plain);
     for (int call = 0; call < 6; ++call) {
@@ -169,7 +169,7 @@ TEST_CASE("uniform_minibatch: a round beyond max_block indices keeps the scalar 
     langevin::uniform_minibatch source(small_batch, 2);
     source.record(0, 1.0);
     source.record(1, 2.0);
-    xoshiro256pp gen(seed), expected(seed);
+    xoshiro256pp gen(minibatch_seed), expected(minibatch_seed);
     source.begin_round(steps, gen);
     (void)expected();
     CHECK(gen == expected);
@@ -178,7 +178,7 @@ TEST_CASE("uniform_minibatch: a round beyond max_block indices keeps the scalar 
 
 TEST_CASE("ts_sgld: same seed, same decisions, and a copy replays", "[minibatch]") {
   ts_sgld<> a(10, {.batch_size = 8});
-  xoshiro256pp gen_a(seed), env(seed + 1);
+  xoshiro256pp gen_a(minibatch_seed), env(minibatch_seed + 1);
   for (int t = 0; t < 500; ++t) {
     const auto arm = a.select(gen_a);
     a.update(arm, standard_normal(env) + 0.1 * static_cast<double>(arm), gen_a);

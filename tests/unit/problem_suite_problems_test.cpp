@@ -26,7 +26,7 @@ int run(const std::vector<std::string>& args, std::string& out) {
   return status;
 }
 
-std::size_t lines_of(const std::string& text) {
+std::size_t line_count(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
@@ -123,8 +123,8 @@ TEST_CASE("problems job runs both sets and writes its files", "[reproduce][probl
   std::size_t cells = 0;
   for (const auto& p : tuning) cells += p.dimension == 1 ? 7 : 4;
   const auto csv = slurp(out / "problems.csv");
-  CHECK(lines_of(csv) == 1 + cells);
-  CHECK(lines_of(slurp(out / "problems_curves.csv")) == 1 + cells * 5);
+  CHECK(line_count(csv) == 1 + cells);
+  CHECK(line_count(slurp(out / "problems_curves.csv")) == 1 + cells * 5);
 
   auto again = args;
   again[again.size() - 5] = "2";  // --threads 2
@@ -137,5 +137,5 @@ TEST_CASE("problems job runs both sets and writes its files", "[reproduce][probl
   CHECK(eval_md.find("the evaluation set") != std::string::npos);
   CHECK(eval_md.find("seed 2026;") != std::string::npos);
   CHECK(eval_md.find("Session length in minutes (exponential") != std::string::npos);
-  CHECK(lines_of(slurp(eval_out / "problems.csv")) > 1 + 10 * 3);
+  CHECK(line_count(slurp(eval_out / "problems.csv")) > 1 + 10 * 3);
 }
