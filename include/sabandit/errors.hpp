@@ -189,6 +189,8 @@ inline void require_scale(std::string_view name, double value) {
     throw_invalid(name, value,
                   "must be in [1e-100, 1e100], so that its products and reciprocal stay finite");
 }
+/// A posterior's sampling temperature tau, named as thompson's params name it.
+inline void require_temperature(double tau) { require_scale("temperature", tau); }
 /// A scale that may also be 0 (a term left out): 0, or in [1e-100, 1e100].
 inline void require_zero_or_scale(std::string_view name, double value) {
   if (value != 0.0 && !is_scale(value))

@@ -66,6 +66,24 @@ TEST_CASE("Inverse-gamma TS over durations: the posterior after a known sequence
                     Catch::Contains("prior.scale = 1e+101"));
 }
 
+TEST_CASE("a posterior's draw names a temperature outside [1e-100, 1e100], drawing nothing",
+          "[conjugate][errors]") {
+  // Direct users of a posterior (thompson checks its own params first): tau <= 0 named the
+  // gamma sampler's "shape", and the normal posterior returned NaN for tau < 0.
+  xoshiro256pp gen(4);
+  const xoshiro256pp before = gen;
+  const auto named = Catch::Contains("temperature = -1");
+  CHECK_THROWS_WITH(beta_posterior({1.0, 1.0}).sample(gen, -1.0), named);
+  CHECK_THROWS_WITH(gamma_posterior({2.0, 1.0}).sample(gen, -1.0), named);
+  CHECK_THROWS_WITH(gamma_posterior({2.0, 1.0}).log_sample(gen, -1.0), named);
+  CHECK_THROWS_WITH(inverse_gamma_posterior({2.0, 1.0}).sample(gen, -1.0), named);
+  CHECK_THROWS_WITH(inverse_gamma_posterior({2.0, 1.0}).log_sample(gen, -1.0), named);
+  CHECK_THROWS_WITH(gaussian_model().posterior({0.0, 1.0}).sample(gen, -1.0), named);
+  CHECK_THROWS_WITH(gamma_posterior({2.0, 1.0}).sample(gen, 0.0),
+                    Catch::Contains("temperature = 0"));
+  CHECK(gen == before);
+}
+
 TEST_CASE("inverse-gamma TS plays each arm with its exact posterior probability",
           "[conjugate][statistical]") {
   // Jeffreys' prior, one duration each: arm 0 saw 2, so its mean is 2 / G0, and arm 1 saw 1,

@@ -72,9 +72,11 @@ class beta_posterior {
     const double total = alpha_ + beta_;
     return alpha_ * beta_ / (total * total * (total + 1.0));
   }
-  /// A draw from Beta(alpha / tau, beta / tau).
+  /// A draw from Beta(alpha / tau, beta / tau). Throws std::invalid_argument naming the
+  /// temperature unless tau is in [1e-100, 1e100] (thompson's range).
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
+    detail::require_temperature(temperature);
     return beta_variate(alpha_ / temperature, beta_ / temperature, gen);
   }
 

@@ -75,10 +75,12 @@ class inverse_gamma_posterior {
   }
   /// A draw of the mean from InverseGamma(shape / tau, scale / tau): (scale / tau) / G with
   /// G ~ Gamma(shape / tau, 1). Needs shape > 0 (one duration, under Jeffreys' prior): throws
-  /// std::invalid_argument naming the shape otherwise. +infinity where G underflows to 0
-  /// (shape / tau below about 0.001: random/gamma.hpp); log_sample does not.
+  /// std::invalid_argument naming the shape otherwise, and naming the temperature unless tau
+  /// is in [1e-100, 1e100]. +infinity where G underflows to 0 (shape / tau below about 0.001:
+  /// random/gamma.hpp); log_sample does not.
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
+    detail::require_temperature(temperature);
     return (scale_ / temperature) / gamma_variate(shape_ / temperature, gen);
   }
   /// The logarithm of sample(gen, temperature), from the same engine calls: finite however
@@ -86,6 +88,7 @@ class inverse_gamma_posterior {
   /// mean would all be +infinity (a tie that the lowest index would win).
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] double log_sample(URBG& gen, double temperature = 1.0) const {
+    detail::require_temperature(temperature);
     return std::log(scale_ / temperature) - gamma_sampler(shape_ / temperature).log_variate(gen);
   }
 

@@ -40,9 +40,11 @@ class normal_posterior {
   [[nodiscard]] double mean() const noexcept {
     return (prior_weight_ + sum_ * noise_precision_) * variance();
   }
-  /// A draw from N(mean, tau variance).
+  /// A draw from N(mean, tau variance). Throws std::invalid_argument naming the temperature
+  /// unless tau is in [1e-100, 1e100] (thompson's range; a negative tau gave NaN).
   template <std::uniform_random_bit_generator URBG>
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
+    detail::require_temperature(temperature);
     return mean() + std::sqrt(temperature * variance()) * standard_normal(gen);
   }
   /// 1 / sigma^2, the rewards' precision.
