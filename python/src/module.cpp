@@ -79,7 +79,10 @@ py::class_<Env> bind_env(py::module_& m, const char* name, const char* doc, Make
       .def(py::pickle([](const Env& e) { return arms_state(e); },
                       [make](const py::tuple& t) { return make(t); }))
       .def("__repr__", [name](const Env& e) {
-        return std::string(name) + std::string(py::repr(arms_state(e)));
+        // The constructor call that rebuilds it: a one-element tuple's repr would end in ",)".
+        const py::tuple state = arms_state(e);
+        if (state.size() == 1) return std::string(name) + "(" + std::string(py::repr(state[0])) + ")";
+        return std::string(name) + std::string(py::repr(state));
       });
   return cls;
 }

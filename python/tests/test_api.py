@@ -286,6 +286,9 @@ def test_environments_pickle_and_pull():
         assert env.means.dtype == np.float64 and env.best_mean == env.means.max()
         g1, g2 = gen.copy(), gen.copy()
         assert [env.pull(a, g1) for a in range(env.num_arms)] == [clone.pull(a, g2) for a in range(env.num_arms)]
+        assert not repr(env).endswith(",)")  # a newcomer saw "PoissonEnv([1.0],)"
+    assert repr(sabandit.PoissonEnv([1.0, 2.0])) == "PoissonEnv([1.0, 2.0])"
+    assert repr(sabandit.BernoulliEnv([0.1, 0.2])) == "BernoulliEnv([0.1, 0.2])"
 
 
 # ----------------------------------------------------------------------------- durations

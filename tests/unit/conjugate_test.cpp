@@ -64,6 +64,14 @@ TEST_CASE("Inverse-gamma TS over durations: the posterior after a known sequence
                     Catch::Contains("prior.shape = -1"));
   CHECK_THROWS_WITH(thompson<exponential_model>(2, {.prior = {1.0, 1e101}}),
                     Catch::Contains("prior.scale = 1e+101"));
+  // Pseudo-durations are positive: a positive count of them has a positive sum, and a sum
+  // needs a count (InverseGamma(1e-100, 0) drew 0 / 0 = NaN, a probe's finding).
+  CHECK_THROWS_WITH(inverse_gamma_posterior({1e-100, 0.0}),
+                    Catch::Contains("prior.scale = 0") && Catch::Contains("exactly when"));
+  CHECK_THROWS_WITH(inverse_gamma_posterior({0.0, 2.0}), Catch::Contains("prior.scale = 2"));
+  const auto noise = normal_prior{0.0, 1.0};
+  CHECK_THROWS_WITH(normal_posterior(noise, -1.0), Catch::Contains("noise_variance = -1"));
+  CHECK_THROWS_WITH(normal_posterior(noise, 0.0), Catch::Contains("noise_variance = 0"));
 }
 
 TEST_CASE("a posterior's draw names a temperature outside [1e-100, 1e100], drawing nothing",

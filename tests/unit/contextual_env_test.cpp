@@ -172,6 +172,28 @@ TEST_CASE("Bad data is rejected, naming the entry", "[contextual][envs][errors]"
   CHECK_THAT(message_of([&] { (void)prepare_classification_data(x, {0, 0, 0}, 1); }),
              Catch::Contains("num_classes = 1"));
   CHECK_THROWS_AS(classification_env(nullptr), std::invalid_argument);
+  // Finite features whose standardisation leaves the doubles (a probe's findings: NaN and inf
+  // contexts, or a column silently zeroed), and hand-built data that skipped the checks.
+  for (const auto& column : {std::vector<double>{0.0, 5e-324, 0.0}, {1e200, -1e200, 0.0},
+                             {1.7e308, 1.7e308, -1.7e308}}) {
+    Eigen::MatrixXd extreme = Eigen::MatrixXd::Ones(3, 2);
+    for (Eigen::Index i = 0; i < 3; ++i) extreme(i, 1) = column[static_cast<std::size_t>(i)];
+    CHECK_THAT(message_of([&] { (void)prepare_classification_data(extreme, {0, 1, 0}, 2); }),
+               Catch::Contains("standard deviation of features.col(1)"));
+  }
+  auto hand_built = std::make_shared<classification_data>(prepare_classification_data(x, {0, 1, 0}, 2));
+  hand_built->labels[1] = 5;
+  CHECK_THAT(message_of([&] { classification_env env(hand_built); }),
+             Catch::Contains("data.labels[1] = 5"));
+  hand_built->labels[1] = 1;
+  hand_built->contexts(0, 2) = std::nan("");
+  CHECK_THAT(message_of([&] { classification_env env(hand_built); }),
+             Catch::Contains("data.contexts"));
+  // linear_env's own constructor checks the noise (make_linear_gaussian_env always did).
+  CHECK_THAT(message_of([] { linear_env<gaussian_rewards> env(Eigen::MatrixXd::Ones(2, 2), {std::nan("")}); }),
+             Catch::Contains("noise_sd = nan"));
+  CHECK_THAT(message_of([] { linear_env<gaussian_rewards> env(Eigen::MatrixXd::Ones(2, 2), {-1.0}); }),
+             Catch::Contains("noise_sd = -1"));
 
   // The CSV reader names the file, the line and the column.
   const auto parse = [](const std::string& text) {

@@ -83,4 +83,8 @@ TEST_CASE("parameters_with_predictors refuses what would make theta non-finite",
                     Catch::Contains("features.col(2).squaredNorm() = 0"));
   CHECK_THROWS_WITH(parameters_with_predictors(nan, eta),
                     Catch::Contains("features.col(0).squaredNorm() = nan"));
+  // |phi|^2 = 2e-320 is finite and > 0, but eta / |phi|^2 overflows (a probe's finding).
+  const Eigen::MatrixXd tiny = Eigen::MatrixXd::Constant(2, 3, 1e-160);
+  CHECK_THROWS_WITH(parameters_with_predictors(tiny, eta),
+                    Catch::Contains("eta(0) = 0.5") && Catch::Contains("makes theta non-finite"));
 }

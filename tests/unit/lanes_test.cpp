@@ -150,6 +150,26 @@ TEMPLATE_TEST_CASE_SIG("xoshiro256pp_lanes is L scalar xoshiro256++ engines, bit
   }
 }
 
+// Whether fill_indices(out, n) compiles for an n of type N (see random_test's
+// uniform_index_accepts).
+template <class N>
+concept fill_indices_accepts =
+    requires(xoshiro256pp_lanes<> lanes, std::vector<std::uint32_t> out, N n) {
+      lanes.fill_indices(out, n);
+    };
+
+TEST_CASE("xoshiro256pp_lanes: an empty index range is refused, drawing nothing", "[random][lanes]") {
+  // [0, 0) has no index: n = 0 filled zeros (a probe's finding; a signed n no longer compiles).
+  xoshiro256pp_lanes<> lanes(seed);
+  const auto before = lanes;
+  std::vector<std::uint32_t> block(7, 9U);
+  CHECK_THROWS_WITH(lanes.fill_indices(block, 0U), Catch::Contains("n = 0"));
+  CHECK(lanes == before);
+  CHECK(block == std::vector<std::uint32_t>(7, 9U));
+  static_assert(!fill_indices_accepts<int> && !fill_indices_accepts<long long>);
+  static_assert(fill_indices_accepts<std::uint32_t>);
+}
+
 TEST_CASE("xoshiro256pp_lanes: exact uniform indices and normals", "[random][lanes][statistical]") {
   xoshiro256pp_lanes<> lanes(seed);
   SECTION("index mod 3 at n = 3 2^30 is uniform (without the rejection it is 1/2, 1/4, 1/4)") {

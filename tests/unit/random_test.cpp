@@ -155,6 +155,11 @@ TEST_CASE("uniform helpers stay in range for every kind of engine", "[random]") 
   CHECK(to_unit_interval(~0ULL) < 1.0);
 }
 
+// Whether uniform_index(gen, n) compiles for an n of type N (a template, so that a deleted
+// overload makes the requirement false instead of the program ill-formed).
+template <class N>
+concept uniform_index_accepts = requires(xoshiro256pp gen, N n) { uniform_index(gen, n); };
+
 TEST_CASE("uniform_index rejects an empty or negative range, drawing nothing", "[random]") {
   // [0, 0) has no index: n = 0 used to return 0, and a signed -1 converted to 2^64 - 1.
   xoshiro256pp gen(3);
@@ -166,6 +171,28 @@ TEST_CASE("uniform_index rejects an empty or negative range, drawing nothing", "
   CHECK(gen == before);  // checked before the engine is called
   CHECK(uniform_index(gen, Eigen::Index{1}) == 0U);
   CHECK(uniform_index(gen, 1U) == 0U);
+  // A floating-point n does not compile (2.9 drew from [0, 2); -1.0 converted undefined).
+  static_assert(!uniform_index_accepts<double> && !uniform_index_accepts<float>);
+  static_assert(uniform_index_accepts<int> && uniform_index_accepts<std::uint64_t>);
+}
+
+TEST_CASE("an engine's text with a signed word is refused, the engine unchanged", "[random]") {
+  // operator<< writes no sign; the standard's unsigned extraction wraps "-1" to 2^64 - 1, so
+  // a probe's "-1 -2 -3 -18446744073709551615" used to be read as a valid state.
+  for (const char* text : {"-1 -2 -3 -18446744073709551615", "1 2 3 -4", "+1 2 3 4"}) {
+    INFO(text);
+    xoshiro256pp engine(5);
+    const xoshiro256pp before = engine;
+    std::istringstream in(text);
+    in >> engine;
+    CHECK(in.fail());
+    CHECK(engine == before);
+  }
+  std::istringstream fine(" 1  2\n3 4");
+  xoshiro256pp engine(5);
+  fine >> engine;
+  CHECK_FALSE(fine.fail());
+  CHECK(engine.state() == xoshiro256pp::state_type{1, 2, 3, 4});
 }
 
 TEST_CASE("uniform_index is uniform", "[random][statistical]") {

@@ -331,6 +331,18 @@ TEST_CASE("samplers reject invalid parameters, naming them", "[samplers]") {
     CHECK_THROWS_WITH((void)bernoulli_variate(bad, gen), Catch::Contains("p = "));
   }
   CHECK_THROWS_WITH((void)gamma_variate(-2.5, gen), Catch::Contains("shape = -2.5"));
+  // Shapes whose variates' logarithms are not finite (a probe's findings: Beta(1e-310,
+  // 1e-310) drew NaN every time, Beta(9e307, 9e307) drew 0); the ends of the range work.
+  CHECK_THROWS_WITH((void)beta_variate(1e-310, 1e-310, gen), Catch::Contains("a = 1e-310"));
+  CHECK_THROWS_WITH((void)beta_variate(1.0, 9e307, gen), Catch::Contains("b = 9e+307"));
+  CHECK_THROWS_WITH(gamma_sampler(1e-301), Catch::Contains("shape = 1e-301"));
+  for (int i = 0; i < 1000; ++i) {
+    const double tiny = beta_variate(1e-300, 1e-300, gen);
+    const double huge = beta_variate(1e300, 1e300, gen);
+    REQUIRE((tiny >= 0.0 && tiny <= 1.0));
+    REQUIRE(huge == Approx(0.5).margin(1e-6));  // sd 1 / sqrt(8e300): exactly 1/2 in doubles
+    REQUIRE(std::isfinite(gamma_sampler(1e-300).log_variate(gen)));
+  }
 }
 
 TEST_CASE("samplers are deterministic given the engine", "[samplers]") {

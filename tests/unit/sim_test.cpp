@@ -269,6 +269,10 @@ TEST_CASE("per-trial records: pulls, regret at T/2 and T, late optimal pulls, th
   // Alternating 0, 2: the best arm on the even rounds, 25 of them in rounds 51..101.
   const auto mixed = simulate(env, [&](Eigen::Index) { return cycle_policy{{0, 2}, seen}; }, config);
   REQUIRE(stuck.trial_rounds == recorded_rounds(101, 10));  // 11, 21, ..., 101
+  // A horizon or a count below 1 is named (0 points divided by zero: a probe's finding).
+  CHECK_THROWS_WITH(recorded_rounds(10, 0), Catch::Contains("points = 0"));
+  CHECK_THROWS_WITH(recorded_rounds(0, 5), Catch::Contains("horizon = 0"));
+  CHECK_THROWS_WITH(recorded_rounds(-5, 3), Catch::Contains("horizon = -5"));
   REQUIRE(stuck.per_trial.size() == 3);
   for (std::size_t r = 0; r < 3; ++r) {
     const auto& s = stuck.per_trial[r];

@@ -10,6 +10,7 @@
 // trial sees the same one. Nothing here reads files: the loaders live in the program.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -80,6 +81,14 @@ struct classification_data {
     const double mean = column.mean();
     const double sd = std::sqrt((column - mean).square().mean());  // population sd
     data.contexts.row(j) = ((column - mean) / sd).matrix().transpose();
+    // Finite features can still defeat the standardisation in doubles: a spread that
+    // underflows (a column {0, 5e-324} gave NaN and inf) or overflows ({1e200, -1e200} was
+    // zeroed silently), or a mean that overflows ({1.7e308, 1.7e308, -1.7e308}: NaN).
+    if (!std::isfinite(sd) || !(sd >= std::numeric_limits<double>::min()) ||
+        !data.contexts.row(j).allFinite())
+      detail::throw_invalid("the standard deviation of features.col(" + std::to_string(j) + ")",
+                            sd, "must be a finite normal double, as must the column's mean and "
+                            "its standardised values: rescale the feature");
   }
   data.contexts.row(p).setOnes();
   return data;
@@ -101,6 +110,15 @@ class classification_env {
                             "must equal data.contexts.cols() = " + std::to_string(n));
     }
     detail::require_at_least<Eigen::Index>("data.num_classes", data_->num_classes, 2);
+    // Hand-built data gets the checks prepare_classification_data makes (a label of 5 among 2
+    // classes made every mean 0 and the regret silently 0).
+    for (std::size_t i = 0; i < data_->labels.size(); ++i)
+      if (data_->labels[i] < 0 || data_->labels[i] >= data_->num_classes)
+        detail::throw_invalid("data.labels[" + std::to_string(i) + "]", data_->labels[i],
+                              "must be in [0, data.num_classes = " +
+                                  std::to_string(data_->num_classes) + ")");
+    if (!data_->contexts.allFinite())
+      detail::throw_invalid("data.contexts", "a non-finite entry", "must be finite");
     order_.resize(static_cast<std::size_t>(n));
     std::iota(order_.begin(), order_.end(), Eigen::Index{0});
   }

@@ -48,10 +48,14 @@ template <class Rewards>
 class linear_env {
  public:
   /// `theta` is d x K, d >= 2 (at least one random coordinate and the constant 1), K >= 2, all
-  /// finite; throws std::invalid_argument naming what is not.
+  /// finite, and Gaussian rewards' noise_sd finite and > 0 (make_linear_gaussian_env checked it,
+  /// this constructor did not: NaN drew NaN rewards); throws std::invalid_argument naming what
+  /// is not.
   linear_env(Eigen::MatrixXd theta, Rewards rewards)
       : theta_(std::move(theta)), rewards_(std::move(rewards)), x_(theta_.rows()),
         means_(theta_.cols()) {
+    if constexpr (std::same_as<Rewards, gaussian_rewards>)
+      detail::require_positive("noise_sd", rewards_.noise_sd);
     detail::require_at_least<Eigen::Index>("theta.rows() (d)", theta_.rows(), 2);
     detail::require_at_least<Eigen::Index>("theta.cols() (K)", theta_.cols(), 2);
     for (Eigen::Index a = 0; a < theta_.cols(); ++a) {

@@ -79,7 +79,8 @@ template <std::uniform_random_bit_generator URBG>
 
 /// theta*_a = phi_a eta_a / |phi_a|^2: the minimum-norm parameter whose linear predictor
 /// <phi_a, theta*_a> is eta_a (one entry per arm). std::invalid_argument, naming the arm, for a
-/// non-finite eta_a, or a column whose |phi_a|^2 is 0, infinite or NaN (theta would be too).
+/// non-finite eta_a, a column whose |phi_a|^2 is 0, infinite or NaN (theta would be too), or
+/// a theta_a that overflows.
 [[nodiscard]] inline Eigen::MatrixXd parameters_with_predictors(const Eigen::MatrixXd& features,
                                                                 const Eigen::VectorXd& eta) {
   if (eta.size() != features.cols())
@@ -93,6 +94,11 @@ template <std::uniform_random_bit_generator URBG>
       detail::throw_invalid("features.col" + of_arm() + ".squaredNorm()", norm2,
                             "must be finite and > 0: theta would not be");
     theta.col(a) = features.col(a) * (eta(a) / norm2);
+    // eta / |phi|^2 itself can overflow for tiny features (1e-160 and eta = 1 gave inf).
+    if (!theta.col(a).allFinite())
+      detail::throw_invalid("eta" + of_arm(), eta(a),
+                            "over features.col" + of_arm() + ".squaredNorm() = " +
+                                detail::value_text(norm2) + " makes theta non-finite: rescale");
   }
   return theta;
 }

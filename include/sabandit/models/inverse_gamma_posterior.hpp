@@ -33,11 +33,17 @@ struct inverse_gamma_prior {
 class inverse_gamma_posterior {
  public:
   /// Starts at the prior; throws std::invalid_argument unless shape and scale are each 0 or in
-  /// [1e-100, 1e100] (errors.hpp: their sums and quotients stay finite).
+  /// [1e-100, 1e100] (errors.hpp: their sums and quotients stay finite), and both 0 (Jeffreys')
+  /// or both positive: shape pseudo-durations, which are positive, sum to a positive scale
+  /// (InverseGamma(1e-100, 0) drew 0 / 0 = NaN).
   explicit inverse_gamma_posterior(const inverse_gamma_prior& prior)
       : shape_(prior.shape), scale_(prior.scale) {
     detail::require_zero_or_scale("prior.shape", prior.shape);
     detail::require_zero_or_scale("prior.scale", prior.scale);
+    if ((prior.shape == 0.0) != (prior.scale == 0.0))
+      detail::throw_invalid("prior.scale", prior.scale,
+                            "must be 0 exactly when prior.shape is 0: shape positive durations "
+                            "sum to a positive scale; Jeffreys' prior is shape = scale = 0");
   }
 
   /// Durations are positive: the same check as exponential_model's (models/support.hpp).

@@ -17,11 +17,13 @@ namespace sabandit {
 class normal_posterior {
  public:
   /// The prior N(prior.mean, prior.variance), proper (finite variance, so that every arm has a
-  /// mean before its first pull), for rewards of variance `noise_variance`.
+  /// mean before its first pull), for rewards of variance `noise_variance`, in [1e-100, 1e100]
+  /// as gaussian_model's (std::invalid_argument naming it otherwise: -1 gave NaN draws).
   normal_posterior(const normal_prior& prior, double noise_variance)
       : prior_precision_(validated(prior).precision()),
         prior_weight_(prior.mean / prior.variance),
-        noise_precision_(1.0 / noise_variance) {}
+        noise_precision_((detail::require_scale("noise_variance", noise_variance),
+                          1.0 / noise_variance)) {}
 
   /// Any reward within the numeric contract (finite, |x| <= 1e150) is in the Gaussian's
   /// support: the same check as gaussian_model's.

@@ -167,11 +167,11 @@ Eigen::Index ts_sgld<Model>::select(URBG& gen) {
     // With h past 2 / L (L: one reward's curvature) a chain grows geometrically and looks
     // sane for hundreds of rounds before it overflows; from its last finite iterate the next
     // move overflows again, so the remedy is a new policy, not another select().
-    throw std::domain_error(std::string(diverged.what()) + " (step_size (h) = " +
+    throw std::domain_error(std::string(diverged.what()) + " (h = " +
                             detail::value_text(params_.step_size) +
-                            ": below about 2 sigma^2 for gaussian_model(sigma^2); the chains "
-                            "are as they were, and every later select() will throw again: "
-                            "rebuild the policy with a smaller h, or restore a checkpoint)");
+                            "; for gaussian_model(sigma^2) keep h below about 2 sigma^2. The "
+                            "chains are unchanged, and every later select() will throw: rebuild "
+                            "the policy, or restore a checkpoint)");
   }
   return this->greedy_argmax();
 }

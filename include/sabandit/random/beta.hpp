@@ -21,9 +21,9 @@ namespace sabandit {
 /// Beta(a, b) with its two gamma samplers set up once, for repeated draws.
 class beta_sampler {
  public:
-  /// a and b must be finite and > 0.
+  /// a and b must be in [1e-300, 1e300] (gamma.hpp, detail::require_shape).
   beta_sampler(double a, double b)
-      : x_((detail::require_positive("a", a), a)), y_((detail::require_positive("b", b), b)) {}
+      : x_((detail::require_shape("a", a), a)), y_((detail::require_shape("b", b), b)) {}
 
   /// The first shape.
   [[nodiscard]] double a() const noexcept { return x_.shape(); }
@@ -48,7 +48,7 @@ class beta_sampler {
   gamma_sampler y_;
 };
 
-/// One Beta(a, b) variate in [0, 1]; a and b must be finite and > 0.
+/// One Beta(a, b) variate in [0, 1]; a and b must be in [1e-300, 1e300].
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] double beta_variate(double a, double b, URBG& gen) {
   return beta_sampler(a, b)(gen);

@@ -78,6 +78,11 @@ template <std::uniform_random_bit_generator URBG, std::signed_integral Int>
   return uniform_index(gen, static_cast<std::uint64_t>(n));
 }
 
+/// A floating-point n is refused at compile time: its conversion would truncate (2.9 draws
+/// from [0, 2)) or be undefined (-1.0, 1e30). Pass an integer count.
+template <std::uniform_random_bit_generator URBG, std::floating_point Real>
+std::uint64_t uniform_index(URBG&, Real) = delete;
+
 namespace detail {
 
 /// Runs `body(engine)` on a local copy of a small value engine (xoshiro256++, SplitMix64) and

@@ -20,6 +20,7 @@
 // (Gamma(shape, rate)), divide by the rate.
 #include <cmath>
 #include <random>
+#include <string_view>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
@@ -58,14 +59,23 @@ class marsaglia_tsang_gamma {
   double c_;
 };
 
+/// A gamma (or beta) shape, in [1e-300, 1e300]. Below, 1 / shape overflows and log_variate()
+/// is -infinity (a beta of two such shapes drew -inf - -inf = NaN); above, a beta's X + Y can
+/// overflow (Beta(9e307, 9e307) drew 0 every time). The policies' tempered posteriors stay
+/// within [1e-200, 1e200].
+inline void require_shape(std::string_view name, double shape) {
+  if (!(shape >= 1e-300 && shape <= 1e300))
+    throw_invalid(name, shape, "must be in [1e-300, 1e300], where the variate's logarithm is finite");
+}
+
 }  // namespace detail
 
 /// Gamma(shape, 1) with its constants computed once, for repeated draws at one shape.
 class gamma_sampler {
  public:
-  /// shape must be finite and > 0.
+  /// shape must be in [1e-300, 1e300] (std::invalid_argument naming it otherwise).
   explicit gamma_sampler(double shape)
-      : shape_((detail::require_positive("shape", shape), shape)),
+      : shape_((detail::require_shape("shape", shape), shape)),
         core_(shape < 1.0 ? shape + 1.0 : shape),
         inv_shape_(1.0 / shape) {}
 
@@ -95,7 +105,7 @@ class gamma_sampler {
   double inv_shape_;
 };
 
-/// One Gamma(shape, scale = 1) variate; shape must be finite and > 0. For many draws at one
+/// One Gamma(shape, scale = 1) variate; shape must be in [1e-300, 1e300]. For many draws at one
 /// shape, gamma_sampler saves the per-call set-up.
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] double gamma_variate(double shape, URBG& gen) {

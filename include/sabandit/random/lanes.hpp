@@ -24,11 +24,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <span>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -122,7 +124,12 @@ class xoshiro256pp_lanes {
   /// When some value needs the exact check (probability below n / 2^32 each), the block is
   /// drawn again from a copy of the engine taken before it, the rejected values are redrawn
   /// in order from the engine after the block, and the block is mapped again.
-  void fill_indices(std::span<std::uint32_t> out, std::uint32_t n) noexcept {
+  /// Throws std::invalid_argument naming n for n = 0, an empty range (it filled zeros).
+  void fill_indices(std::span<std::uint32_t> out, std::uint32_t n) {
+    if (n == 0) [[unlikely]]
+      throw std::invalid_argument(
+          "sabandit: invalid argument: n = 0 (must be >= 1: fill_indices(out, n) draws from "
+          "[0, n))");
     const xoshiro256pp_lanes before = *this;
     fill(out);
     std::uint32_t suspect = 0;
@@ -133,6 +140,11 @@ class xoshiro256pp_lanes {
     for (std::uint32_t& x : out) x = detail::lemire32_accept(x, n, *this);
     for (std::uint32_t& x : out) x = detail::lemire32_index(x, n);
   }
+  /// Any other type of n is refused at compile time: it would convert silently (-1 to
+  /// 2^32 - 1, 5e9 to its low 32 bits). Pass a std::uint32_t.
+  template <class N>
+    requires(!std::same_as<N, std::uint32_t>)
+  void fill_indices(std::span<std::uint32_t>, N) = delete;
 
   /// Fills `out` with independent N(0, 1) draws: the ziggurat of normal.hpp, its core test
   /// done on a whole chunk of words at once (98.8% of them end there), and the misses finished

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <ios>
+#include <istream>
 #include <limits>
 
 #include "sabandit/random/gf2_jump.hpp"
@@ -141,7 +142,15 @@ class xoshiro256pp {
                                                        xoshiro256pp& engine) {
     const auto flags = in.flags(std::ios_base::dec | std::ios_base::skipws);
     state_type read{};
-    for (auto& word : read) in >> word;
+    for (auto& word : read) {
+      // operator<< writes no sign, and the standard's unsigned extraction would wrap one ("-1"
+      // read as 2^64 - 1): a word that starts with a sign is malformed.
+      in >> std::ws;
+      if (const auto next = in.peek(); next == Traits::to_int_type(in.widen('-')) ||
+                                       next == Traits::to_int_type(in.widen('+')))
+        in.setstate(std::ios_base::failbit);
+      in >> word;
+    }
     in.flags(flags);
     if (in && read == state_type{}) in.setstate(std::ios_base::failbit);
     if (in) engine.state_ = read;

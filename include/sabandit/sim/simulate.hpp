@@ -111,8 +111,11 @@ inline void validate(const run_config& c) {
 
 /// The rounds simulate() records for P = `points`: ceil(k T / P) for k = 1..P, without
 /// duplicates, and without overflow: k T is split as k (T / P) P + k (T % P), and at most T
-/// points are kept (more would only repeat rounds).
+/// points are kept (more would only repeat rounds). Throws std::invalid_argument naming
+/// `horizon` or `points` if either is < 1 (0 divided by zero).
 [[nodiscard]] inline std::vector<Eigen::Index> recorded_rounds(Eigen::Index horizon, Eigen::Index points) {
+  detail::require_at_least<Eigen::Index>("horizon", horizon, 1);
+  detail::require_at_least<Eigen::Index>("points", points, 1);
   points = std::min(points, horizon);
   detail::require_state_size("the recorded rounds", points, 1, 0, "recorded points");
   const Eigen::Index quotient = horizon / points;
