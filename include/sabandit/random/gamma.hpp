@@ -62,7 +62,8 @@ class marsaglia_tsang_gamma {
 /// A gamma (or beta) shape, in [1e-300, 1e300]. Below, 1 / shape overflows and log_variate()
 /// is -infinity (a beta of two such shapes drew -inf - -inf = NaN); above, a beta's X + Y can
 /// overflow (Beta(9e307, 9e307) drew 0 every time). The policies' tempered posteriors stay
-/// within [1e-200, 1e200].
+/// inside: a prior's shape >= 1e-100 over tau <= 1e100 is >= 1e-200, and a shape of at most
+/// 1e100 plus n rewards of at most 1e150, over tau >= 1e-100, passes 1e300 only past 1e50 pulls.
 inline void require_shape(std::string_view name, double shape) {
   if (!(shape >= 1e-300 && shape <= 1e300))
     throw_invalid(name, shape, "must be in [1e-300, 1e300], where the variate's logarithm is finite");
