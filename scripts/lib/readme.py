@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """What scripts/check-readme needs from README.md and docs/guide.md, read the same way every time.
 
-  readme.py commands README.md       the shell script of the README's runnable blocks
+  readme.py commands README.md       the shell script of the README's runnable blocks, but
+                                     those another script runs (below)
+  readme.py commands README.md SCRIPT  the shell script of the blocks marked as run by SCRIPT
   readme.py cpp README.md            the C++ block of the "Usage" section
   readme.py copies README.md ROOT    checks every table marked as a copy of a file under ROOT
   readme.py programs GUIDE.md        every ```cpp block of the guide, each a complete program,
@@ -12,6 +14,9 @@
 Markers are HTML comments on the line(s) just above a fenced block or table, invisible on
 GitHub:
   <!-- not run -->                  the next fenced block is shown, never run
+  <!-- run by scripts/x -->         the next fenced block is run by scripts/x, not by
+                                     check-readme (scripts/test-python runs the Python block
+                                     where it builds the module anyway: one build, not two)
   <!-- copy of docs/x/y.md -->      the next table must appear, byte for byte, in that file
 """
 import re
@@ -19,6 +24,7 @@ import sys
 
 RUNNABLE = {"sh", "bash", "console", "shell"}
 NOT_RUN = "<!-- not run -->"
+RUN_BY = re.compile(r"<!-- run by (\S+) -->")
 COPY_OF = re.compile(r"<!-- copy of (\S+) -->")
 
 # check-readme runs the benchmark commands with these, to prove they work, not to time them;
@@ -68,13 +74,27 @@ def shorten_benchmark_times(command):
     return command
 
 
-def commands(lines):
+def runner_of(markers):
+    """The script a block is marked as run by (<!-- run by scripts/x -->), else None."""
+    for marker in markers:
+        if match := RUN_BY.fullmatch(marker):
+            return match.group(1)
+    return None
+
+
+def commands(lines, runner=None):
+    """The runnable blocks' commands: those of no other script's (runner None), or SCRIPT's."""
     script = []
     for language, line_number, body, markers in fenced_blocks(lines):
         if language not in RUNNABLE:
             continue
         if NOT_RUN in markers:
-            script.append(f"echo '--- README.md:{line_number}: block marked not run, skipped'")
+            if runner is None:
+                script.append(f"echo '--- README.md:{line_number}: block marked not run, skipped'")
+            continue
+        if runner_of(markers) != runner:
+            if runner is None:
+                script.append(f"echo '--- README.md:{line_number}: run by {runner_of(markers)}, skipped'")
             continue
         script.append(f"echo '--- README.md:{line_number}'")
         for line in body:
@@ -83,7 +103,7 @@ def commands(lines):
                 script.append("echo '(scripts/test: already running, the caller of this check)'")
                 continue
             script.append(shorten_benchmark_times(line))
-    return "\n".join(script) + "\n"
+    return "\n".join(script) + "\n" if script else ""
 
 
 def usage_cpp(lines):
@@ -208,8 +228,12 @@ def main():
     what, readme = sys.argv[1], sys.argv[2]
     with open(readme, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    if what == "commands":
-        sys.stdout.write(commands(lines))
+    if what == "commands" and len(sys.argv) in (3, 4):
+        runner = sys.argv[3] if len(sys.argv) == 4 else None
+        script = commands(lines, runner)
+        if runner is not None and not script.strip():
+            sys.exit(f"readme.py: {readme} has no block marked <!-- run by {runner} -->")
+        sys.stdout.write(script)
     elif what == "cpp":
         sys.stdout.write(usage_cpp(lines))
     elif what == "copies" and len(sys.argv) == 4:
