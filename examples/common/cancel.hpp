@@ -50,7 +50,11 @@ inline void install_signal_handlers() {
 
 /// Forgets a past request (the next job runs); not while a job runs.
 inline void reset_cancel() {
-  detail::stop_source = std::stop_source{};
+  // Swapped with a named fresh source, not assigned a temporary: GCC 12 took the temporary's
+  // constructor, which passes the object to its own member's, for a read of an uninitialised
+  // value (-Wmaybe-uninitialized, in the tests that inline this).
+  std::stop_source fresh;
+  detail::stop_source.swap(fresh);
   detail::pending_signal.store(0);
 }
 inline void throw_if_cancelled() {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -121,6 +122,15 @@ template <std::integral Int>
 template <character_type C>
 std::string value_text(C) = delete;
 [[nodiscard]] inline std::string value_text(std::string_view value) { return std::string(value); }
+
+/// A sabandit exception's message without its "sabandit: " prefix, for a caller that puts its
+/// own context in front (the simulator's trial and round, a restore's line, a builder's
+/// parameters); any other exception's message whole.
+[[nodiscard]] inline std::string reason_of(const std::exception& e) {
+  std::string_view why = e.what();
+  if (why.starts_with("sabandit: ")) why.remove_prefix(10);
+  return std::string(why);
+}
 
 // "sabandit: <what>: <name> = <value> (<expectation>)", the value already formatted.
 [[nodiscard]] inline std::string describe_text(std::string_view what, std::string_view name,

@@ -38,6 +38,28 @@ POLICY_TYPES = tuple(
     if name.startswith(("TSSA", "TSSGLD", "Thompson", "EpsilonTS", "KLUCB")) or name == "UCB")
 globals().update({t.__name__: t for t in POLICY_TYPES})
 
+# The classes have no constructor of their own (pybind11 said only "No constructor defined!"):
+# each is made by its function, which takes the model as a keyword.
+_FACTORIES = (("TSSGLD", "ts_sgld"), ("TSSA", "ts_sa"), ("Thompson", "thompson"),
+              ("EpsilonTS", "epsilon_ts"), ("KLUCB", "kl_ucb"), ("UCB", "ucb"))
+
+
+def _made_by_its_function(self, *args, **kwargs):
+    name = type(self).__name__
+    prefix, factory = next((p, f) for p, f in _FACTORIES if name.startswith(p))
+    model = name[len(prefix):].lower()
+    if model == "python":  # a model written in Python (docs/python.md)
+        call = f"sabandit.{factory}(num_arms, model=your_model)"
+    elif model:
+        call = f'sabandit.{factory}(num_arms, model="{model}")'
+    else:
+        call = f"sabandit.{factory}(num_arms)"
+    raise TypeError(f"sabandit.{name} has no constructor: make one with {call}")
+
+
+for _type in POLICY_TYPES:
+    _type.__init__ = _made_by_its_function
+
 
 def _reduce_ex(self, protocol):
     # pybind11's pickling (__getstate__ / __setstate__) serves protocol 2 and up: for 0 and 1,

@@ -14,6 +14,7 @@ docs/python.md ("Tuning at scale") has the commands.
 """
 import argparse
 import os
+import re
 import sys
 import time
 import warnings
@@ -69,7 +70,8 @@ def make_policy(policy, num_arms, values):
     if policy == "TS":
         return sabandit.thompson(num_arms, temperature=tau)
     if policy == "eps-TS":
-        return sabandit.epsilon_ts(num_arms, temperature=tau, epsilon=values.get("epsilon"))
+        epsilon = values.get("epsilon")  # "1/K" in reproduce_paper's files: the default
+        return sabandit.epsilon_ts(num_arms, temperature=tau, epsilon=None if epsilon == "1/K" else epsilon)
     if policy == "TS-SGLD":
         return sabandit.ts_sgld(num_arms, temperature=tau, step_size=values.get("h", 0.1))
     if policy == "TS-SA":
@@ -79,6 +81,43 @@ def make_policy(policy, num_arms, values):
     if policy == "UCB":
         return sabandit.ucb(num_arms, bonus_scale=tau)
     raise ValueError(f"sabandit.tune: policy = {policy!r} (must be one of {', '.join(POLICIES)})")
+
+
+def _parsed(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text  # warm_start, 1/K
+
+
+def read_params(path, num_arms=None, gap=None):
+    """A tuned_params.txt file (what `run --output` and `report` write, or reproduce_paper's) as
+    {policy: {key: value}}, for make_policy: the lines before any section, then those of the
+    section [K = num_arms, gap = gap] when both are given (--protocol paper writes one per
+    setting). Numbers are int or float; other values stay strings.
+
+        values = tune.read_params("tuned_params.txt")["TS-SA"]
+        policy = tune.make_policy("TS-SA", 10, values)
+    """
+    params, section = {}, None
+    wanted = None if num_arms is None or gap is None else (int(num_arms), float(gap))
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            line = line.split("#")[0].strip()
+            if not line:
+                continue
+            if heading := re.fullmatch(r"\[K = (\d+), gap = ([^\]]+)\]", line):
+                section = (int(heading[1]), float(heading[2]))
+                continue
+            key, equals, value = line.partition(" = ")
+            policy, dot, name = key.partition(".")
+            if not equals or not dot:
+                raise ValueError(f"sabandit.tune: {path}:{number}: {line!r} (must be POLICY.KEY = VALUE)")
+            if section is None or section == wanted:
+                params.setdefault(policy, {})[name] = _parsed(value.strip())
+    return params
 
 
 def make_env(env, num_arms, gap):
@@ -332,4 +371,12 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # On the command line, the tuner's own refusals (a study of another budget, a study that
+    # cannot be completed) are a message and exit status 1, not a traceback; main() itself
+    # raises them, for callers and tests.
+    try:
+        sys.exit(main())
+    except (ValueError, RuntimeError) as refusal:
+        if not str(refusal).startswith("sabandit.tune:"):
+            raise
+        sys.exit(str(refusal))

@@ -494,9 +494,19 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
            py::arg("arm"), py::arg("reward"), py::arg("engine"),
            "Learns `reward` of `arm`. IndexError for a bad arm, ValueError for a reward that is "
            "not finite or outside the model's support; the policy and the engine are then unchanged.")
-      .def_property_readonly("pulls", [](const P& p) -> Eigen::ArrayXd {
-        return p.statistics().counts();
-      }, "Pulls per arm so far (float64 array of K).")
+      .def_property_readonly("pulls", [](const P& p) {
+        // Counts, as SimulationResult.pulls: int64 (the C++ statistics keep them as doubles,
+        // exact below 2^53).
+        const Eigen::ArrayXd& counts = p.statistics().counts();
+        py::array_t<std::int64_t> out(counts.size());
+        for (Eigen::Index a = 0; a < counts.size(); ++a)
+          out.mutable_at(a) = static_cast<std::int64_t>(counts(a));
+        return out;
+      }, "Pulls per arm so far (int64 array of K).")
+      .def("__repr__", [name = std::string(name)](const P& p) {
+        return "<sabandit." + name + ": K = " + std::to_string(p.num_arms()) + ", " +
+               std::to_string(p.statistics().total()) + " pulls>";
+      })
       .def("save", [](const P& p) { return saved_text(p); },
            "The complete state as versioned text (docs/state-format.md).")
       .def("save_bytes", [](const P& p) { return py::bytes(saved_text(p)); },

@@ -2,6 +2,8 @@
 // simulation result. The policies over models are bound in conjugate.cpp and langevin.cpp.
 #include "bindings.hpp"
 
+#include <cstdio>
+
 #include <pybind11/operators.h>
 
 namespace sabandit::python {
@@ -136,6 +138,11 @@ void bind_core(py::module_& m) {
         state::save(out, g);
         return out.str();
       }, "The state as text (docs/state-format.md).")
+      .def("save_bytes", [](const engine& g) {
+        std::ostringstream out;
+        state::save(out, g);
+        return py::bytes(out.str());
+      }, "save() as bytes, as a policy's save_bytes().")
       .def("restore", [](engine& g, const py::handle& s) {
         std::istringstream in(text_of(s));
         state::restore(in, g);
@@ -253,6 +260,14 @@ void bind_core(py::module_& m) {
       .def_property_readonly("final_standard_error", [](const simulation_result& r) {
         return r.standard_error.at(r.standard_error.size() - 1);
       }, "standard_error[-1]")
+      .def("__repr__", [](const simulation_result& r) {
+        const auto last = static_cast<py::ssize_t>(r.mean_regret.size() - 1);
+        char regret[64];  // four significant digits: a summary; the arrays have every bit
+        std::snprintf(regret, sizeof regret, "%.4g +- %.2g", r.mean_regret.at(last),
+                      r.standard_error.at(last));
+        return "<sabandit.SimulationResult: " + std::to_string(r.trials) + " trials of " +
+               std::to_string(r.rounds.at(last)) + " rounds, final regret " + regret + ">";
+      })
       // Picklable, so that multiprocessing and joblib can return it from a worker process.
       .def(py::pickle(
           [](const simulation_result& r) {

@@ -71,6 +71,9 @@ def test_features_and_model_objects():
     np.testing.assert_allclose(env.means, np.linspace(0, 1, 6))
     play(policy, gen, 50, lambda t, arm: env.pull(arm, gen))
     assert policy.pulls.sum() == 50
+    # Counts are int64, as SimulationResult.pulls (they were float64 here).
+    assert policy.pulls.dtype == np.int64 and policy.pulls.shape == (6,)
+    assert repr(policy) == "<sabandit.TSSAGaussian: K = 6, 50 pulls>"
     # A 1-D array is refused (it became one arm of d = 3); lists and integers convert.
     for make in (sabandit.ts_sa, sabandit.ts_sgld):
         with pytest.raises(ValueError, match="features.ndim = 1"):
@@ -169,6 +172,20 @@ def test_wrong_types_are_type_errors():
         sabandit.simulate([0.1, 0.2], sabandit.ucb(2))
     with pytest.raises(TypeError, match="policy must be"):
         sabandit.simulate(sabandit.sgr(), object())
+    # A class called as a constructor names the function that makes it (pybind11 said only
+    # "No constructor defined!"); every class's hint works.
+    with pytest.raises(TypeError, match=r'make one with sabandit.ts_sa\(num_arms, model="bernoulli"\)'):
+        sabandit.TSSABernoulli(5)
+    with pytest.raises(TypeError, match=r"make one with sabandit.ucb\(num_arms\)"):
+        sabandit.UCB(5)
+    for cls in sabandit.POLICY_TYPES:
+        with pytest.raises(TypeError, match="has no constructor") as raised:
+            cls(3)
+        hint = str(raised.value).split("make one with ")[1]
+        if "your_model" in hint:  # TSSAPython, TSSGLDPython: a model object of the user's
+            continue
+        made = eval(hint.replace("num_arms", "3"), {"sabandit": sabandit})
+        assert type(made) is cls, hint
 
 
 # ------------------------------------------------------------------ save, restore, pickle
@@ -183,6 +200,7 @@ def test_pickle_and_text_round_trips_replay_the_same_decisions(make):
     from_text.restore(policy.save())
     from_bytes.restore(policy.save_bytes())
     assert isinstance(policy.save_bytes(), bytes)
+    assert gen.save_bytes() == gen.save().encode()  # an engine saves as bytes too
     g = [pickle.loads(pickle.dumps(gen)) for _ in range(5)]
     expected = play(policy, gen, 30)
     for other, engine in zip([clone, from_text, from_bytes, deep], g):
@@ -364,6 +382,7 @@ def test_simulate_shapes_dtypes_and_invariants():
     # Regret from the pulls: gap 0.2 for each pull of arms 0..4.
     np.testing.assert_allclose(r.final_regrets, 0.2 * r.pulls[:, :5].sum(axis=1), rtol=1e-12)
     assert r.final_regret == pytest.approx(r.final_regrets.mean())
+    assert repr(r).startswith("<sabandit.SimulationResult: 5 trials of 1000 rounds, final regret ")
     assert np.all(np.diff(r.mean_regret) >= 0)
     clone = pickle.loads(pickle.dumps(r))  # for multiprocessing and joblib
     for field in ("rounds", "mean_regret", "standard_error", "optimal_fraction", "final_regrets", "pulls"):

@@ -76,6 +76,13 @@ def test_a_study_holds_trials_of_one_budget(tmp_path):
     assert [t.state for t in study.get_trials(deepcopy=False)].count(optuna.trial.TrialState.COMPLETE) == 2
     # More trials of the same budget are fine.
     assert tune.main(run[:-1] + ["3", "--runs", "2", "--horizon", "100"]) in (0, None)
+    # On the command line the refusal is a message and exit status 1, not a traceback.
+    package_dir = os.path.dirname(os.path.dirname(tune.__file__))
+    env = dict(os.environ, PYTHONPATH=package_dir + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-m", "sabandit.tune"] + run + ["--runs", "3", "--horizon", "100"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "holds trials of --horizon 100, --runs 2, --seed" in done.stderr
 
 
 def test_paper_protocol_writes_one_section_per_setting(tmp_path):
@@ -129,3 +136,41 @@ def test_other_errors_from_failing_stale_trials_still_end_the_worker(monkeypatch
     monkeypatch.setattr(optuna.storages, "fail_stale_trials", broken_storage)
     with pytest.raises(RuntimeError, match="could not connect"):
         tune.run_study(study, waiting_worker_args(), "SGR", 10, 0.5, "TS")
+
+
+def test_read_params_gives_make_policy_the_tuned_values():
+    # reproduce_paper's file: every parameter first, then a section per Figure 1 setting.
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "tune", "tuned_params.txt")
+    everywhere = tune.read_params(path)
+    assert everywhere["TS-SA"]["h"] == 0.532 and everywhere["TS-SA"]["B"] == 27
+    assert everywhere["TS-SA"]["init"] == "warm_start" and everywhere["eps-TS"]["epsilon"] == "1/K"
+    cell = tune.read_params(path, num_arms=10, gap=0.5)
+    assert cell["TS-SA"]["h"] == 3.588855960329013 and cell["TS-SA"]["B"] == 27  # section over the rest
+    policy = tune.make_policy("TS-SA", 10, cell["TS-SA"])
+    assert policy.parameters["step_size"] == 3.588855960329013
+    assert policy.parameters["sa_schedule"][3] == 0.7853319597862517
+    assert tune.make_policy("eps-TS", 4, everywhere["eps-TS"]).parameters["epsilon"] == 0.25  # 1/K
+    assert tune.make_policy("UCB", 10, cell["UCB"]).parameters["bonus_scale"] == 0.5411131094613308
+
+
+def test_read_params_names_a_bad_line(tmp_path):
+    bad = tmp_path / "tuned_params.txt"
+    bad.write_text("TS.tau = 1\nTS-SA h 3\n")
+    with pytest.raises(ValueError, match=r"tuned_params.txt:2: 'TS-SA h 3'"):
+        tune.read_params(str(bad))
+
+
+def test_the_own_problem_example_of_python_md_runs():
+    # docs/python.md's Optuna objective for a user's problem, run as written.
+    page = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
+    with open(page, encoding="utf-8") as f:
+        blocks = f.read().split("```python\n")[1:]
+    example = next(block.split("```")[0] for block in blocks if "def objective" in block)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    namespace = {}
+    exec(compile(example, "docs/python.md", "exec"), namespace)
+    study = namespace["study"]
+    assert 1.0 <= study.best_params["h"] <= 200.0 and len(study.trials) == 20
+    assert namespace["check"].trials == 10
+    # Below the divergence the page describes, no trial fails.
+    assert all(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials)

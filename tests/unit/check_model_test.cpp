@@ -179,6 +179,11 @@ TEST_CASE("check_model rejects bad options, naming them", "[check_model]") {
                     Catch::Contains("options.points = 0"));
   CHECK_THROWS_WITH(check_model(model, draw_exponential, {.dimension = 0}),
                     Catch::Contains("options.dimension = 0"));
+  // Before allocating d-vectors: a dimension of 2^40 ended in std::bad_alloc.
+  CHECK_THROWS_AS(check_model(model, draw_exponential, {.dimension = Eigen::Index{1} << 40}),
+                  std::length_error);
+  CHECK_THROWS_WITH(check_model(model, draw_exponential, {.dimension = Eigen::Index{1} << 40}),
+                    Catch::Contains("options.dimension = 1099511627776"));
   CHECK_THROWS_WITH(check_model(model, draw_exponential, {.eta_min = 1.0, .eta_max = 1.0}),
                     Catch::Contains("options.eta_max = 1"));
   CHECK_THROWS_WITH(check_model(model, draw_exponential, {.samples = 10}),

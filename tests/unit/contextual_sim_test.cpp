@@ -3,6 +3,7 @@
 // problem has no regret, and bad policies are reported.
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
@@ -155,6 +156,13 @@ TEST_CASE("contextual::simulate reports a bad policy or round", "[contextual][si
                     Catch::Contains("also_record round = 51"));
   CHECK_THROWS_AS(contextual::simulate(env, [](Eigen::Index) { return uniform_policy(10, 65); }, config, {0}),
                   std::invalid_argument);
+  // also_record adds rounds past record_points: 1e8 trials of 1 recorded round fit the bound
+  // (3e8 doubles of 2^31), 21 rounds (4.2e9) do not, and used to be allocated (33 GB).
+  std::vector<Eigen::Index> twenty(20);
+  std::iota(twenty.begin(), twenty.end(), Eigen::Index{1});
+  CHECK_THROWS_WITH(contextual::simulate(env, [](Eigen::Index) { return uniform_policy(10, 65); },
+                                         {.horizon = 50, .trials = 100'000'000, .record_points = 1}, twenty),
+                    Catch::Contains("contextual::simulate()'s results") && Catch::Contains("21 recorded points"));
 }
 
 TEST_CASE("contextual::simulate stops at a requested stop", "[contextual][sim]") {

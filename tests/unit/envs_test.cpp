@@ -1,5 +1,7 @@
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "sabandit/envs/glm.hpp"
 #include "sabandit/envs/paper.hpp"
@@ -49,6 +51,19 @@ TEST_CASE("environments reject bad settings", "[envs][errors]") {
   CHECK_THROWS_WITH(normal_arm(0.0, 0.0), Catch::Contains("variance = 0"));
   CHECK_THROWS_WITH(bernoulli_arm(1.5), Catch::Contains("p = 1.5"));
   CHECK_THROWS_WITH(normal_mixture_arm({{0.5, 0, 1}, {0.6, 0, 1}}), Catch::Contains("sum of weights"));
+  // Sizes past the state bound (2^31 doubles) throw std::length_error naming the size before
+  // allocating; a probe's std::bad_alloc came after asking for terabytes.
+  const Eigen::Index huge = Eigen::Index{1} << 38;
+  CHECK_THROWS_WITH(make_sgr({.num_arms = huge}), Catch::Contains(std::to_string(huge) + " arms"));
+  CHECK_THROWS_AS(make_mgr({.num_arms = huge}), std::length_error);
+  CHECK_THROWS_WITH(make_bernoulli_gap(huge, 0.9, 0.5), Catch::Contains(std::to_string(huge) + " arms"));
+  xoshiro256pp features_gen(1);
+  CHECK_THROWS_WITH(random_features(Eigen::Index{1} << 32, Eigen::Index{1} << 32, features_gen),
+                    Catch::Contains("dimension = 4294967296"));
+  // The gap settings say which of the caller's values left the arm's support.
+  CHECK_THROWS_WITH(make_bernoulli_gap(3, 0.9, 0.95), Catch::Contains("best - gap = 0.9 - 0.95"));
+  CHECK_THROWS_WITH(make_bernoulli_gap(3, 1.5, 0.95), Catch::Contains("best = 1.5"));
+  CHECK_THROWS_AS(make_poisson_gap(3, 0.2, 0.5), std::invalid_argument);
   const auto sgr = make_sgr({});
   xoshiro256pp gen(1);
   CHECK_THROWS_AS((void)sgr.pull(10, gen), std::out_of_range);

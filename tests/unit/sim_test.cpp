@@ -91,6 +91,13 @@ TEST_CASE("simulation rejects bad configurations", "[sim][errors]") {
   CHECK_THROWS_WITH(simulate(env, factory, {.trials = 0}), Catch::Contains("trials (R) = 0"));
   CHECK_THROWS_WITH(simulate(env, [](Eigen::Index) { return ucb(3); }, {.horizon = 5}),
                     Catch::Contains("policy.num_arms() = 3"));
+  // 7e8 trials of one recorded round: the results' matrices fit the bound (2.1e9 doubles of
+  // 2^31), the per-trial records (K + 9 words each, 1.3e10) do not, and were allocated (a
+  // probe's std::bad_alloc, after 50 GB) before this check.
+  CHECK_THROWS_AS(simulate(env, factory, {.horizon = 1, .trials = 700'000'000, .record_points = 1}),
+                  std::length_error);
+  CHECK_THROWS_WITH(simulate(env, factory, {.horizon = 1, .trials = 700'000'000, .record_points = 1}),
+                    Catch::Contains("per-trial records") && Catch::Contains("700000000 trials"));
 }
 
 namespace {

@@ -112,6 +112,8 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   result.curve.rounds = sabandit::detail::contextual_rounds(config, also_record);
   result.curve.trials = config.trials;
   const auto points = static_cast<Eigen::Index>(result.curve.rounds.size());
+  // also_record adds rounds past record_points, which validate() bounded alone.
+  sabandit::detail::require_result_size("contextual::simulate()", points, config.trials);
   result.trial_regret.resize(points, config.trials);  // column = trial: written by one thread
   Eigen::MatrixXd optimal(points, config.trials);
   result.trial_seconds.assign(static_cast<std::size_t>(config.trials), 0.0);

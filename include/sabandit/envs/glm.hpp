@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,21 @@ namespace detail {
 template <class Arm>
 bandit_env<Arm> gap_setting(Eigen::Index num_arms, double best, double gap) {
   require_at_least<Eigen::Index>("num_arms", num_arms, 2);
+  require_state_size("a gap setting", num_arms, 2);  // before allocating the arms
   require_positive("gap", gap);
-  std::vector<Arm> arms(static_cast<std::size_t>(num_arms - 1), Arm(best - gap));
-  arms.emplace_back(best);
+  // The arms check their own mean; said in the caller's terms ("p = -0.05" named neither best
+  // nor gap).
+  const auto arm_of = [&](double mean, const std::string& name) {
+    try {
+      return Arm(mean);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("sabandit: " + name + " = " + value_text(mean) +
+                                  " is no arm's mean: " + reason_of(e));
+    }
+  };
+  const Arm other = arm_of(best - gap, "best - gap = " + value_text(best) + " - " + value_text(gap));
+  std::vector<Arm> arms(static_cast<std::size_t>(num_arms - 1), other);
+  arms.push_back(arm_of(best, "best"));
   return bandit_env<Arm>(std::move(arms));
 }
 
@@ -72,6 +85,8 @@ template <std::uniform_random_bit_generator URBG>
                                               URBG& gen) {
   detail::require_at_least<Eigen::Index>("dimension", dimension, 1);
   detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
+  detail::require_state_size("random_features (dimension = " + std::to_string(dimension) + ")",
+                             num_arms, dimension);  // before allocating d x K
   Eigen::MatrixXd phi(dimension, num_arms);
   fill_standard_normal(phi, gen);
   return phi / std::sqrt(static_cast<double>(dimension));

@@ -424,6 +424,10 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
 inline void validate(const check_model_options& options) {
   require_at_least("options.points", options.points, 1);
   require_at_least("options.dimension", options.dimension, Eigen::Index{1});
+  // A point holds phi and theta, and a check a few more d-vectors: before allocating them
+  // (a dimension of 2^40 passed and ended in std::bad_alloc).
+  require_state_size("check_model (options.dimension = " + std::to_string(options.dimension) + ")",
+                     options.dimension, 8, 0, "coordinates");
   require_finite("options.eta_min", options.eta_min);
   require_finite("options.eta_max", options.eta_max);
   if (!(options.eta_max > options.eta_min)) {

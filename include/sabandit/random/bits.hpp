@@ -54,10 +54,12 @@ template <std::uniform_random_bit_generator URBG>
 
 namespace detail {
 // errors.hpp's invalid-argument message, written without errors.hpp, which would bring Eigen
-// to a header that needs none; out of line, off the draw's path.
-[[noreturn]] SABANDIT_NOINLINE inline void throw_empty_index_range(long long n) {
+// to a header that needs none; out of line, off the draw's path. `call` is the drawing
+// function as its caller writes it (uniform_index, the lane engine's fill_indices).
+[[noreturn]] SABANDIT_NOINLINE inline void throw_empty_index_range(
+    long long n, const char* call = "uniform_index(gen, n)") {
   throw std::invalid_argument("sabandit: invalid argument: n = " + std::to_string(n) +
-                              " (must be >= 1: uniform_index(gen, n) draws from [0, n))");
+                              " (must be >= 1: " + call + " draws from [0, n))");
 }
 }  // namespace detail
 

@@ -126,10 +126,7 @@ class xoshiro256pp_lanes {
   /// in order from the engine after the block, and the block is mapped again.
   /// Throws std::invalid_argument naming n for n = 0, an empty range (it filled zeros).
   void fill_indices(std::span<std::uint32_t> out, std::uint32_t n) {
-    if (n == 0) [[unlikely]]
-      throw std::invalid_argument(
-          "sabandit: invalid argument: n = 0 (must be >= 1: fill_indices(out, n) draws from "
-          "[0, n))");
+    if (n == 0) [[unlikely]] detail::throw_empty_index_range(0, "fill_indices(out, n)");
     const xoshiro256pp_lanes before = *this;
     fill(out);
     std::uint32_t suspect = 0;

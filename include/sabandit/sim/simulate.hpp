@@ -87,23 +87,38 @@ struct regret_curve {
 
 namespace detail {
 
+/// The result holds two points x trials matrices and a few vectors of points: checked before
+/// allocating (std::length_error beyond bounds::state_doubles). `what` names the caller.
+/// Saturating: a count past Eigen::Index is as "too big" as one past the bound, and the message
+/// shows the sizes asked for.
+inline void require_result_size(std::string_view what, Eigen::Index points, Eigen::Index trials) {
+  const Eigen::Index per_point =
+      saturating_add<Eigen::Index>(saturating_mul<Eigen::Index>(2, trials), 4);
+  require_state_size(std::string(what) + "'s results (recorded rounds x trials, trials = " +
+                         std::to_string(trials) + ")",
+                     points, per_point, trials, "recorded points");
+}
+
 inline void validate(const run_config& c) {
   require_at_least<Eigen::Index>("horizon (T)", c.horizon, 1);
   require_at_least<Eigen::Index>("trials (R)", c.trials, 1);
   require_at_least<Eigen::Index>("record_points", c.record_points, 1);
   require_at_least<Eigen::Index>("trial_points", c.trial_points, 0);
-  // The result holds two points x trials matrices and a few vectors of points: checked before
-  // allocating (std::length_error beyond bounds::state_doubles).
-  // Saturating: a count past Eigen::Index is as "too big" as one past the bound, and the message
-  // shows the sizes asked for.
-  const Eigen::Index points = std::min(c.record_points, c.horizon);
-  const Eigen::Index per_point =
-      saturating_add<Eigen::Index>(saturating_mul<Eigen::Index>(2, c.trials), 4);
-  const std::string asked = ", trials = " + std::to_string(c.trials) + ")";
-  require_state_size("simulate()'s results (record_points x trials" + asked, points, per_point,
-                     c.trials, "recorded points");
-  require_state_size("simulate()'s trial curves (trial_points x trials" + asked,
+  require_result_size("simulate()", std::min(c.record_points, c.horizon), c.trials);
+  require_state_size("simulate()'s trial curves (trial_points x trials, trials = " +
+                         std::to_string(c.trials) + ")",
                      std::min(c.trial_points, c.horizon), c.trials, 0, "recorded points");
+}
+
+/// simulate()'s per-trial records (trial_record): K pull counts, the trial's curve and about
+/// nine words of its own for each trial, checked once K is known, before allocating. Without
+/// it, 7e8 trials passed validate() and ended in std::bad_alloc (a probe's finding).
+inline void require_trial_records_size(const run_config& c, Eigen::Index num_arms) {
+  const Eigen::Index per_trial = saturating_add<Eigen::Index>(
+      saturating_add<Eigen::Index>(num_arms, std::min(c.trial_points, c.horizon)), 9);
+  require_state_size("simulate()'s per-trial records (K = " + std::to_string(num_arms) +
+                         " pulls, trial_points and 9 words each)",
+                     c.trials, per_trial, 0, "trials");
 }
 
 }  // namespace detail
@@ -154,11 +169,9 @@ template <class Update>
 void update_in_round(Eigen::Index trial, Eigen::Index round, Eigen::Index arm, double reward,
                      Update&& update) {
   const auto where = [&](const std::exception& e) {
-    std::string_view why = e.what();
-    if (why.starts_with("sabandit: ")) why.remove_prefix(10);
     return "sabandit: simulate(): in trial " + std::to_string(trial) + ", round " +
            std::to_string(round) + ", policy.update(arm " + std::to_string(arm) + ", reward " +
-           value_text(reward) + "): " + std::string(why);
+           value_text(reward) + "): " + reason_of(e);
   };
   try {
     update();
@@ -258,6 +271,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
                                     const run_config& config, Progress on_trial_done = {}) {
   detail::validate(config);
   const Eigen::Index num_arms = env.num_arms();
+  detail::require_trial_records_size(config, num_arms);
   Eigen::ArrayXd gaps(num_arms);
   for (Eigen::Index a = 0; a < num_arms; ++a) gaps(a) = env.mean(a);
   gaps = gaps.maxCoeff() - gaps;

@@ -200,9 +200,7 @@ T read_block(std::istream& in, const T& target, block_location where, std::size_
   } catch (const sabandit::detail::state_size_error& e) {
     // The constructor's bound on K and the per-arm sizes: no policy could have saved such a
     // state, so the stream was altered.
-    std::string_view why = e.what();
-    if (why.starts_with("sabandit: ")) why.remove_prefix(10);
-    ar.fail("its sizes ask for more state than any policy has: " + std::string(why), 0);
+    ar.fail("its sizes ask for more state than any policy has: " + sabandit::detail::reason_of(e), 0);
   }
   ar.finish();
   require_same_shape(ar, restored, target);
