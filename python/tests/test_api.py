@@ -118,6 +118,8 @@ def test_bad_arm_is_index_error_and_changes_nothing(make):
 def test_bad_parameters_are_value_errors_naming_them():
     cases = [
         (lambda: sabandit.ts_sa(4, step_size=-1.0), r"step_size \(h\) = -1"),
+        # step_size alone changes the default's Newton gain (h / 100): 3 is refused.
+        (lambda: sabandit.ts_sa(4, step_size=300.0), r"Newton gain .* = 3 \(must stay below 2"),
         (lambda: sabandit.ts_sa(4, window=0), r"window \(B\) = 0"),
         (lambda: sabandit.ts_sa(0), "num_arms = 0"),
         (lambda: sabandit.ts_sa(4, preset="fast"), "preset = fast"),

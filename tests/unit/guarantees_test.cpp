@@ -251,7 +251,10 @@ TEST_CASE("scale parameters are bounded where their products overflow (issue 10)
   CHECK_NOTHROW(gaussian_ts(2, {.temperature = 1e100, .prior = {1e150, 1e-100}}));
   CHECK_NOTHROW(gaussian_ts(2, {.temperature = 1e-100, .prior = {-1e150, 1e100}}));
   CHECK_NOTHROW(ucb(2, {.bonus_scale = 1e100}));
-  CHECK_NOTHROW(ts_sa<>(2, {.step_size = 1e6}));
+  ts_sa<>::params largest_step;  // with its Newton schedule (ts_sa_test: the gain check)
+  largest_step.step_size = 1e6;
+  largest_step.sa_schedule = ts_sa<>::params::newton_schedule(1e6);
+  CHECK_NOTHROW(ts_sa<>(2, largest_step));
   CHECK_NOTHROW(ts_sa<>(2, {.prior = normal_prior::flat()}));
   CHECK_NOTHROW(gaussian_model(1e-100));
   CHECK_NOTHROW(gaussian_model(1e100));

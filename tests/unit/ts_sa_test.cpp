@@ -473,3 +473,35 @@ TEST_CASE("TS-SA's construction errors say where the problem is", "[ts_sa][error
   CHECK_THROWS_WITH(ts_sa<>(3, {.window = Eigen::Index{1} << 40}),
                     Catch::Contains("window or batch size B = 1099511627776"));
 }
+
+TEST_CASE("TS-SA refuses a Fisher-metric Newton gain of 2 or more", "[ts_sa][fisher][errors]") {
+  // r_n = gamma_n h (n + 1): the number of Newton steps lines 8-9 take (ts_sa::validated). The
+  // default is 1; step_size alone scales it, since the schedule keeps newton_schedule(100).
+  CHECK_NOTHROW(ts_sa<bernoulli_model>(3));
+  CHECK_NOTHROW(ts_sa<bernoulli_model>(3, {.step_size = 199.0}));  // r = 1.99
+  CHECK_THROWS_WITH(ts_sa<bernoulli_model>(3, {.step_size = 300.0}),
+                    Catch::Contains("Newton gain") && Catch::Contains("step_size (h) = 300) = 3") &&
+                        Catch::Contains("newton_schedule(h)"));
+  CHECK_THROWS_WITH(ts_sa<>(3, {.step_size = 200.0}), Catch::Contains(") = 2 (must stay below 2"));
+  // Changed together, any h: r = 1.
+  ts_sa<>::params matched;
+  matched.step_size = 1e6;
+  matched.sa_schedule = ts_sa<>::params::newton_schedule(1e6);
+  CHECK_NOTHROW(ts_sa<>(3, matched));
+  // alpha < 1: gamma_n h (n + 1) grows like n^(1 - alpha), without bound.
+  CHECK_THROWS_WITH(ts_sa<>(3, {.sa_schedule = polynomial_decay::paper_default()}),
+                    Catch::Contains("Newton gain") && Catch::Contains("= inf"));
+  // alpha = 1, decreasing in n: the first update's gain counts. 1/n with h = 1 gives
+  // (n + 1) / n: 2 at Omega = 1, 1.2 at Omega = 5 (a committed checkpoint's configuration).
+  CHECK_THROWS_WITH(ts_sa<bernoulli_model>(3, {.warmup = 1, .step_size = 1.0,
+                                              .sa_schedule = polynomial_decay::harmonic()}),
+                    Catch::Contains(") = 2 (must"));
+  CHECK_NOTHROW(ts_sa<bernoulli_model>(3, {.warmup = 5, .step_size = 1.0,
+                                          .sa_schedule = polynomial_decay::harmonic()}));
+  // alpha = 1, increasing in n: the limit c1 h / c2 counts (5/3 at n = 1, 2.5 in the limit).
+  CHECK_THROWS_WITH(ts_sa<>(3, {.step_size = 1.0, .sa_schedule = polynomial_decay(5.0, 2.0, 4.0, 1.0)}),
+                    Catch::Contains(") = 2.5 (must"));
+  // The identity metric (Alg. 1 as printed) is not a Newton step: nothing to check.
+  CHECK_NOTHROW(ts_sa<>(3, ts_sa<>::params::paper()));
+  CHECK_NOTHROW(ts_sa<>(3, {.step_size = 300.0, .metric = step_metric::identity}));
+}
