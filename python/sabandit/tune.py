@@ -101,8 +101,10 @@ def read_params(path, num_arms=None, gap=None):
         values = tune.read_params("tuned_params.txt")["TS-SA"]
         policy = tune.make_policy("TS-SA", 10, values)
     """
+    if (num_arms is None) != (gap is None):
+        raise ValueError("sabandit.tune: read_params needs both num_arms and gap (a section), or neither")
     params, section = {}, None
-    wanted = None if num_arms is None or gap is None else (int(num_arms), float(gap))
+    wanted = None if num_arms is None else (int(num_arms), float(gap))
     with open(path, encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             line = line.split("#")[0].strip()

@@ -158,6 +158,8 @@ def test_read_params_names_a_bad_line(tmp_path):
     bad.write_text("TS.tau = 1\nTS-SA h 3\n")
     with pytest.raises(ValueError, match=r"tuned_params.txt:2: 'TS-SA h 3'"):
         tune.read_params(str(bad))
+    with pytest.raises(ValueError, match="both num_arms and gap"):
+        tune.read_params(str(bad), num_arms=10)
 
 
 def test_the_own_problem_example_of_python_md_runs():

@@ -19,6 +19,7 @@ GitHub:
                                      where it builds the module anyway: one build, not two)
   <!-- copy of docs/x/y.md -->      the next table must appear, byte for byte, in that file
 """
+import os
 import re
 import sys
 
@@ -94,6 +95,10 @@ def commands(lines, runner=None):
             continue
         if runner_of(markers) != runner:
             if runner is None:
+                # A misspelt runner would drop the block from CI without a word.
+                if not os.access(runner_of(markers), os.X_OK):
+                    sys.exit(f"readme.py: README.md:{line_number}: <!-- run by {runner_of(markers)} --> "
+                             "names no executable script of this repository")
                 script.append(f"echo '--- README.md:{line_number}: run by {runner_of(markers)}, skipped'")
             continue
         script.append(f"echo '--- README.md:{line_number}'")

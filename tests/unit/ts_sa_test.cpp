@@ -475,22 +475,34 @@ TEST_CASE("TS-SA's construction errors say where the problem is", "[ts_sa][error
 }
 
 TEST_CASE("TS-SA refuses a Fisher-metric Newton gain of 2 or more", "[ts_sa][fisher][errors]") {
-  // r_n = gamma_n h (n + 1): the number of Newton steps lines 8-9 take (ts_sa::validated). The
-  // default is 1; step_size alone scales it, since the schedule keeps newton_schedule(100).
+  // N r_n = N gamma_n h (n + 1): the Newton steps of one update (ts_sa's require_stable_gain).
+  // The default is 1; step_size alone scales it, since the schedule keeps newton_schedule(100).
   CHECK_NOTHROW(ts_sa<bernoulli_model>(3));
   CHECK_NOTHROW(ts_sa<bernoulli_model>(3, {.step_size = 199.0}));  // r = 1.99
   CHECK_THROWS_WITH(ts_sa<bernoulli_model>(3, {.step_size = 300.0}),
-                    Catch::Contains("Newton gain") && Catch::Contains("step_size (h) = 300) = 3") &&
-                        Catch::Contains("newton_schedule(h)"));
+                    Catch::Contains("Newton gain") &&
+                        Catch::Contains("step_size (h) = 300, inner_steps (N) = 1) = 3") &&
+                        Catch::Contains("newton_schedule(N h)"));
   CHECK_THROWS_WITH(ts_sa<>(3, {.step_size = 200.0}), Catch::Contains(") = 2 (must stay below 2"));
+  // N inner steps take N such steps: inner_steps = 3 diverged as step_size = 300 did.
+  CHECK_THROWS_WITH(ts_sa<>(3, {.inner_steps = 2}), Catch::Contains("inner_steps (N) = 2) = 2 (must"));
+  ts_sa<>::params two_steps;
+  two_steps.inner_steps = 2;
+  two_steps.sa_schedule = ts_sa<>::params::newton_schedule(2 * two_steps.step_size);
+  CHECK_NOTHROW(ts_sa<>(3, two_steps));
   // Changed together, any h: r = 1.
   ts_sa<>::params matched;
   matched.step_size = 1e6;
   matched.sa_schedule = ts_sa<>::params::newton_schedule(1e6);
   CHECK_NOTHROW(ts_sa<>(3, matched));
-  // alpha < 1: gamma_n h (n + 1) grows like n^(1 - alpha), without bound.
+  // alpha < 1: r_n grows, but only as far as n can count (2^63): the paper's schedule with its
+  // h = 0.532 stays near 0.11, with the default h = 100 it starts at 40.
+  CHECK_NOTHROW(ts_sa<>(3, {.step_size = 0.532, .sa_schedule = polynomial_decay::paper_default()}));
   CHECK_THROWS_WITH(ts_sa<>(3, {.sa_schedule = polynomial_decay::paper_default()}),
-                    Catch::Contains("Newton gain") && Catch::Contains("= inf"));
+                    Catch::Contains("Newton gain") && Catch::Contains(") = 40.1"));
+  // c2 = 0: gamma_n constant, r_n grows linearly in n, past 2 long before 2^63.
+  CHECK_THROWS_AS(ts_sa<>(3, {.step_size = 1.0, .sa_schedule = polynomial_decay(1e-6, 0.0, 1.0, 1.0)}),
+                  std::invalid_argument);
   // alpha = 1, decreasing in n: the first update's gain counts. 1/n with h = 1 gives
   // (n + 1) / n: 2 at Omega = 1, 1.2 at Omega = 5 (a committed checkpoint's configuration).
   CHECK_THROWS_WITH(ts_sa<bernoulli_model>(3, {.warmup = 1, .step_size = 1.0,
@@ -504,4 +516,7 @@ TEST_CASE("TS-SA refuses a Fisher-metric Newton gain of 2 or more", "[ts_sa][fis
   // The identity metric (Alg. 1 as printed) is not a Newton step: nothing to check.
   CHECK_NOTHROW(ts_sa<>(3, ts_sa<>::params::paper()));
   CHECK_NOTHROW(ts_sa<>(3, {.step_size = 300.0, .metric = step_metric::identity}));
+  // gamma_Omega outside (0, 1] is the plainer error, named first.
+  CHECK_THROWS_WITH(ts_sa<>(3, {.sa_schedule = polynomial_decay(5, 1, 0, 1)}),
+                    Catch::Contains("sa_schedule(warmup) = 5"));
 }

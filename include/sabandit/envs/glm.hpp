@@ -38,9 +38,10 @@ bandit_env<Arm> gap_setting(Eigen::Index num_arms, double best, double gap) {
                                   " is no arm's mean: " + reason_of(e));
     }
   };
+  const Arm best_arm = arm_of(best, "best");  // first: a bad best would be blamed on the gap
   const Arm other = arm_of(best - gap, "best - gap = " + value_text(best) + " - " + value_text(gap));
   std::vector<Arm> arms(static_cast<std::size_t>(num_arms - 1), other);
-  arms.push_back(arm_of(best, "best"));
+  arms.push_back(best_arm);
   return bandit_env<Arm>(std::move(arms));
 }
 

@@ -27,8 +27,9 @@ struct paper_setting {
 namespace detail {
 inline void validate(const paper_setting& s) {
   require_at_least<Eigen::Index>("num_arms", s.num_arms, 2);
-  // An arm holds a few doubles (MGR's two components, 3 each): checked before allocating.
-  require_state_size("a paper setting", s.num_arms, 8);
+  // An arm holds a few doubles (MGR's: a vector of two components of 3 doubles each, its
+  // header and the allocator's words, about 12): checked before allocating.
+  require_state_size("a paper setting", s.num_arms, 12);
   require_positive("gap", s.gap);
   require_finite("best_mean", s.best_mean);
   require_positive("noise_variance", s.noise_variance);

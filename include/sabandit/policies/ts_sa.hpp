@@ -80,7 +80,7 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
     /// h in (0, 1e6]: Langevin step (line 8). In the Fisher metric the SA average keeps a
     /// jitter of 2 / h of the posterior variance: 2 % at 100. Change it together with
     /// sa_schedule, keeping gamma_n h = 1 / (n + 1) (`newton_schedule(h)`): the constructor
-    /// refuses a Newton gain gamma_n h (n + 1) of 2 or more (h = 200 alone has 2).
+    /// refuses a Newton gain N gamma_n h (n + 1) of 2 or more (h = 200 alone has 2).
     double step_size = default_step_size;
     double temperature = 1.0;       ///< tau in [1e-100, 1e100]: sampling variance factor
     Schedule sa_schedule = newton_schedule(default_step_size);  ///< gamma_n (line 9)
@@ -204,37 +204,41 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
   static params validated(const params& p) {
     langevin::validate_common(p);
     detail::require_at_least<Eigen::Index>("window (B)", p.window, 1);
+    // gamma_Omega in (0, 1] first, the plainer error (the core checks it again).
+    langevin::sa_averaging<Schedule>(p.sa_schedule).validate(p.warmup);
+    require_stable_gain(p);
     return p;
   }
-  // In the Fisher metric, lines 8-9 move an arm's iterate by r_n = gamma_n h (n + 1) Newton
-  // steps (langevin/core.hpp, advance_fisher_in: the drift gamma h P g with P = m / J, m = n + 1
-  // rewards in hand). The default's r_n = 1 is the posterior recursion. Past it the step
-  // overshoots the posterior mean, and the variance of the chain's noise per update goes like
-  // M^(r - 2) over M rewards: from r = 2 on it stops shrinking, and at rare events (click rates
-  // of 3 %, Poisson means of 0.1) a run of zero rewards carries the iterate to the non-finite
-  // error. step_size = 300 with the default schedule (r = 3) diverged on every seed of a
-  // 3-4.5 % click-rate problem. So r_n < 2 for every n >= Omega, checked for polynomial_decay:
-  // r_n is unbounded for alpha < 1 (or c2 = 0), and for alpha = 1 monotone in n, its supremum
-  // the larger of r_Omega and c1 h / c2. (Other schedules are the caller's to keep below 2.)
-  // Called once the core has checked gamma_Omega in (0, 1], the plainer error.
+  // In the Fisher metric each of lines 8-9's N inner steps moves an arm's iterate by
+  // r_n = gamma_n h (n + 1) Newton steps (langevin/core.hpp, advance_fisher_in: the drift
+  // gamma h P g with P = m / J, m = n + 1 rewards in hand). The default's N r_n = 1 is the
+  // posterior recursion. Past it the update overshoots the posterior mean. Along a run of zero
+  // rewards at a low rate the mean then falls like M^(-N r) over M rewards, the information
+  // with it, and the noise variance per update goes like M^(N r - 2): from N r = 2 on it no
+  // longer shrinks, and the iterate walks to exp's overflow. step_size = 300 alone (r = 3)
+  // diverged so on a 3-4.5 % click-rate problem, and so did inner_steps = 3. Hence
+  // N sup r_n < 2 over n >= Omega, checked for polynomial_decay: with g(n) = (n + 1) /
+  // (c2 n^alpha + c3), g' changes sign at most once, from - to +, so the supremum over
+  // [Omega, 2^63) is at one of its ends (alpha = 1: monotone, the far end is c1 h / c2;
+  // alpha < 1 or c2 = 0: growing without bound, but only as far as a policy can count).
+  // Other schedules are the caller's to keep below 2.
   static void require_stable_gain([[maybe_unused]] const params& p) {
     if constexpr (std::same_as<Schedule, polynomial_decay>) {
       if (p.metric != step_metric::fisher) return;
-      const polynomial_decay& s = p.sa_schedule;
-      const double h = p.step_size;
-      double gain = std::numeric_limits<double>::infinity();
-      if (s.alpha() == 1.0 && s.c2() > 0.0) {
-        const double first = s(p.warmup) * h * (static_cast<double>(p.warmup) + 1.0);
-        gain = std::max(first, s.c1() * h / s.c2());
-      }
+      const auto gain_at = [&](Eigen::Index n) {
+        return static_cast<double>(p.inner_steps) * p.sa_schedule(n) * p.step_size *
+               (static_cast<double>(n) + 1.0);
+      };
+      const double gain =
+          std::max(gain_at(p.warmup), gain_at(std::numeric_limits<Eigen::Index>::max()));
       if (!(gain < 2.0)) {
         detail::throw_invalid(
-            "gamma_n h (n + 1), the Fisher metric's Newton gain (sa_schedule with step_size "
-            "(h) = " + detail::value_text(h) + ")",
+            "N gamma_n h (n + 1), the Fisher metric's Newton gain (sa_schedule with step_size "
+            "(h) = " + detail::value_text(p.step_size) + ", inner_steps (N) = " +
+                std::to_string(p.inner_steps) + ")",
             gain,
-            "must stay below 2 for every n >= warmup (alpha < 1 makes it grow without bound): "
-            "pass sa_schedule = newton_schedule(h) with step_size = h (gain 1); a greedier "
-            "policy is a lower temperature");
+            "must stay below 2 for every n >= warmup: pass sa_schedule = newton_schedule(N h) "
+            "with step_size = h (gain 1); a greedier policy is a lower temperature");
       }
     }
   }
@@ -255,9 +259,7 @@ ts_sa<Model, Schedule, Source>::ts_sa(Eigen::MatrixXd features, const params& p,
            langevin::sa_averaging<Schedule>(p.sa_schedule),
            {p.warmup, p.inner_steps, p.temperature, p.init, p.prior, p.warm_start, p.metric,
             p.prior_rewards}),
-      params_(p) {
-  require_stable_gain(p);
-}
+      params_(p) {}
 
 template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
 template <std::uniform_random_bit_generator URBG>

@@ -488,7 +488,7 @@ class core {
   // otherwise throw the iterate of a log-link model past exp's range for good. The step in
   // mean coordinates needs no bound while the Newton gain gamma_n h (n + 1) is at most 1: it
   // stays between the mean and the rewards. (TS-SA refuses gains of 2 or more, which overshoot
-  // it and, at rare events, diverged: ts_sa::validated.)
+  // it and, at rare events, diverged: ts_sa's require_stable_gain.)
   // eta is computed once per step and the model asked at it (models/information.hpp: the
   // canonical-link models answer in scalars).
   template <class Theta>
