@@ -17,12 +17,9 @@ ensure_packages() {
 # What every build of sabandit's own targets needs.
 SABANDIT_BUILD_PACKAGES=(cmake g++ make git python3 pkg-config doxygen libeigen3-dev catch2 libbenchmark-dev libcli11-dev gnuplot-nox)
 
-# The second supported compiler: Debian 12's Clang 14 (scripts/test's clang step).
-SABANDIT_CLANG_PACKAGES=(clang-14)
-
-# What scripts/fuzz needs besides: Clang and its runtime, which holds libFuzzer and the
-# sanitizers' libraries. Only scripts/fuzz and scripts/test's ThreadSanitizer step ask for them.
-SABANDIT_FUZZ_PACKAGES=("${SABANDIT_CLANG_PACKAGES[@]}" libclang-rt-14-dev)
+# The second supported compiler, Debian 12's Clang 14, and its runtime, which holds the
+# sanitizers' libraries and libFuzzer: scripts/test's asan and tsan steps, and scripts/fuzz.
+SABANDIT_CLANG_PACKAGES=(clang-14 libclang-rt-14-dev)
 
 # What the Python module (-DSABANDIT_PYTHON=ON, pip install .), sabandit.tune and their tests
 # need besides (scripts/test-python): pybind11, numpy, pytest, Optuna, PostgreSQL 15 and its
