@@ -80,7 +80,9 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
     /// h in (0, 1e6]: Langevin step (line 8). In the Fisher metric the SA average keeps a
     /// jitter of 2 / h of the posterior variance: 2 % at 100. Change it together with
     /// sa_schedule, keeping gamma_n h = 1 / (n + 1) (`newton_schedule(h)`): the constructor
-    /// refuses a Newton gain N gamma_n h (n + 1) of 2 or more (h = 200 alone has 2).
+    /// refuses a Newton gain N gamma_n h (n + 1) of 2 or more (h = 200 alone has 2). Keep
+    /// h >= 30 there: a smaller one can walk an arm that rarely rewards to a non-finite
+    /// iterate (docs/scale-free-ts-sa.md, "A small h diverges").
     double step_size = default_step_size;
     double temperature = 1.0;       ///< tau in [1e-100, 1e100]: sampling variance factor
     Schedule sa_schedule = newton_schedule(default_step_size);  ///< gamma_n (line 9)

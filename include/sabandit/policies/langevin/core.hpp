@@ -39,6 +39,7 @@
 // which for Gaussian rewards and B = 1 is exactly the conjugate posterior mean's recursion.
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <limits>
 #include <optional>
 #include <random>
@@ -60,6 +61,7 @@
 #include "sabandit/policies/common/arm_statistics.hpp"
 #include "sabandit/policies/common/gaussian_scores.hpp"
 #include "sabandit/policies/common/warm_up.hpp"
+#include "sabandit/policies/langevin/averaging.hpp"
 #include "sabandit/policies/langevin/dimension.hpp"
 #include "sabandit/policies/langevin/parts.hpp"
 #include "sabandit/policies/langevin/warm_start.hpp"
@@ -588,19 +590,31 @@ class core {
   // the iterate's linear predictor <phi_a, theta>.
   template <class Theta>
   [[nodiscard]] double storable_predictor(Eigen::Index arm, const Theta& theta) const {
-    if (!theta.allFinite()) throw_non_finite("the Langevin iterate of arm ", arm);
+    if (!theta.allFinite()) throw_non_finite("the Langevin iterate of arm ", arm, chain_remedy());
     const auto phi = phi_.col(arm);
     // A finite iterate can still overflow <phi, theta>, the decision's centre (line 5), which
     // restore() then rejects: a state that saves must restore.
     const double eta = phi.dot(theta);
-    if (!std::isfinite(eta)) throw_non_finite("the linear predictor at the Langevin iterate of arm ", arm);
+    if (!std::isfinite(eta))
+      throw_non_finite("the linear predictor at the Langevin iterate of arm ", arm, chain_remedy());
     if (!std::isfinite(detail::mean_at(model_, phi, theta, eta)))
-      throw_non_finite("the model's mean at the Langevin iterate of arm ", arm);
+      throw_non_finite("the model's mean at the Langevin iterate of arm ", arm, chain_remedy());
     return eta;
   }
-  [[noreturn]] static void throw_non_finite(
-      const char* what, Eigen::Index arm,
-      const char* remedy = "reduce step_size (h) or check the model") {
+  // What to change when a chain diverged. A step h past the curvature diverges (the identity
+  // metric, and TS-SGLD's chains in either metric). TS-SA's SA average in the Fisher metric
+  // measures h in posterior units instead, and there a *small* h diverges: its jitter, 2 / h of
+  // the posterior variance, can walk an arm that rarely rewards to where its Fisher information
+  // vanishes (docs/scale-free-ts-sa.md, "A small h diverges"); reducing h makes that worse.
+  // A schedule other than the Newton one can overshoot there too (state_test's constant one).
+  [[nodiscard]] const char* chain_remedy() const noexcept {
+    if (settings_.metric == step_metric::fisher && !std::same_as<Average, last_iterate>)
+      return "in the Fisher metric use sa_schedule = newton_schedule(h) with a step_size (h) of "
+             "30 or more (the default: 100), or check the model";
+    return "reduce step_size (h) or check the model";
+  }
+  [[noreturn]] static void throw_non_finite(const char* what, Eigen::Index arm,
+                                            const char* remedy) {
     throw std::domain_error("sabandit: " + std::string(what) + std::to_string(arm) +
                             " became non-finite; " + remedy);
   }
