@@ -609,8 +609,8 @@ class core {
   // A schedule other than the Newton one can overshoot there too (state_test's constant one).
   [[nodiscard]] const char* chain_remedy() const noexcept {
     if (settings_.metric == step_metric::fisher && !std::same_as<Average, last_iterate>)
-      return "in the Fisher metric use sa_schedule = newton_schedule(h) with a step_size (h) of "
-             "30 or more (the default: 100), or check the model";
+      return "in the Fisher metric use sa_schedule = newton_schedule(h) = polynomial_decay(1, h, "
+             "h, 1) with a step_size (h) of 30 or more (the default: 100), or check the model";
     return "reduce step_size (h) or check the model";
   }
   [[noreturn]] static void throw_non_finite(const char* what, Eigen::Index arm,
