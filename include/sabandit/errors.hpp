@@ -60,6 +60,12 @@ inline constexpr std::int64_t state_doubles = std::int64_t{1} << 31;
 /// by its owner may be as slow as its owner chooses.
 inline constexpr std::int64_t round_work = std::int64_t{1} << 28;
 
+/// Most worker threads a simulation starts (run_config::threads): far more than any machine's
+/// hardware threads, which is where more threads stop helping. A larger count is a mistake such
+/// as unsigned(-1) (C's -1 for "all"): with 200,000 trials it started threads until
+/// std::system_error's "Resource temporarily unavailable", which names nothing.
+inline constexpr unsigned threads = 4096;
+
 }  // namespace bounds
 
 /// `text` with every byte outside printable ASCII (and the backslash) written as `\xNN`, cut

@@ -98,6 +98,13 @@ TEST_CASE("simulation rejects bad configurations", "[sim][errors]") {
                   std::length_error);
   CHECK_THROWS_WITH(simulate(env, factory, {.horizon = 1, .trials = 700'000'000, .record_points = 1}),
                     Catch::Contains("per-trial records") && Catch::Contains("700000000 trials"));
+  // unsigned(-1), C's "all": with 200,000 trials of one round it started threads until
+  // std::system_error's "Resource temporarily unavailable", which names nothing.
+  CHECK_THROWS_WITH(simulate(env, factory, {.horizon = 5, .trials = 2, .threads = static_cast<unsigned>(-1)}),
+                    Catch::Contains("threads = 4294967295") && Catch::Contains("at most 4096"));
+  CHECK_THROWS_AS(simulate(env, factory, {.horizon = 5, .trials = 2, .threads = bounds::threads + 1}),
+                  std::invalid_argument);
+  CHECK_NOTHROW(simulate(env, factory, {.horizon = 5, .trials = 2, .threads = bounds::threads}));
 }
 
 namespace {
