@@ -106,7 +106,8 @@ inline void validate(const run_config& c) {
   require_at_least<Eigen::Index>("trial_points", c.trial_points, 0);
   if (c.threads > bounds::threads)
     throw_invalid("threads", static_cast<Eigen::Index>(c.threads),
-                  "must be at most 4096 (sabandit::bounds::threads; 0: one per hardware thread)");
+                  "must be at most " + std::to_string(bounds::threads) +
+                      " (sabandit::bounds::threads; 0: one per hardware thread)");
   require_result_size("simulate()", std::min(c.record_points, c.horizon), c.trials);
   require_state_size("simulate()'s trial curves (trial_points x trials, trials = " +
                          std::to_string(c.trials) + ")",
