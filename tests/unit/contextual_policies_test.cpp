@@ -270,6 +270,15 @@ TEST_CASE("the ridge policies reject bad parameters by name", "[contextual][erro
   // One shared block and K past 2^62: 2 K overflowed, and the size check passed (a review).
   const auto huge = (Eigen::Index{1} << 62) + 5;
   CHECK_THROWS_AS(linucb<shared_features<>>(huge, one_hot_features(1, 2)), std::length_error);
+  // Omega x the arms of a block past 2^63 (one shared block of 4 arms): TS-SGLD's update
+  // multiplied them unchecked, a signed overflow under UBSan (a probe's finding); TS-SA refused.
+  const Eigen::Index omega = Eigen::Index{1} << 62;
+  using shared_sgld = contextual::ts_sgld<gaussian_model, shared_features<>>;
+  using shared_sa = contextual::ts_sa<gaussian_model, shared_features<>>;
+  CHECK_THROWS_WITH(shared_sgld(4, one_hot_features(4, 2), {.warmup = omega}),
+                    Catch::Contains("warmup (Omega) = 4611686018427387904") && Catch::Contains("<= 2^31"));
+  CHECK_THROWS_WITH(shared_sa(4, one_hot_features(4, 2), {.warmup = omega}),
+                    Catch::Contains("warmup (Omega) = 4611686018427387904") && Catch::Contains("<= 2^31"));
 }
 
 // --- Properties every contextual policy shares ----------------------------------------------
@@ -714,6 +723,7 @@ TEST_CASE("contextual TS-SA rejects bad parameters by name", "[contextual][ts_sa
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.window = 0}), Catch::Contains("window (B) = 0"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.inner_steps = 0}), Catch::Contains("inner_steps (N) = 0"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.step_size = 0.0}), Catch::Contains("step_size (h) = 0"));
+  CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.step_size = 1e-300}), Catch::Contains("step_size (h) = 1e-300"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.temperature = -1.0}), Catch::Contains("temperature (tau) = -1"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.prior_variance = 1e200}), Catch::Contains("prior_variance = 1e+200"));
   contextual::ts_sa<bernoulli_model> logistic(2, 3);

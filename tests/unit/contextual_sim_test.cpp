@@ -163,6 +163,16 @@ TEST_CASE("contextual::simulate reports a bad policy or round", "[contextual][si
   CHECK_THROWS_WITH(contextual::simulate(env, [](Eigen::Index) { return uniform_policy(10, 65); },
                                          {.horizon = 50, .trials = 100'000'000, .record_points = 1}, twenty),
                     Catch::Contains("contextual::simulate()'s results") && Catch::Contains("21 recorded points"));
+  // K = 2^34 classes: a trial's 2^34 reward engines (2^36 doubles) are refused by name before
+  // any is made; they gave std::bad_alloc (a probe's finding).
+  Eigen::MatrixXd features(4, 2);  // 4 examples of 2 features
+  features << 1, 2, 3, 4, 5, 6, 7, 8;
+  const Eigen::Index many = Eigen::Index{1} << 34;
+  const classification_env wide(std::make_shared<const classification_data>(
+      prepare_classification_data(features, {0, 1, 0, 1}, many)));
+  CHECK_THROWS_WITH(contextual::simulate(wide, [&](Eigen::Index) { return uniform_policy(many, 3); },
+                                         {.horizon = 10, .trials = 1, .threads = 1}),
+                    Catch::Contains("reward engines") && Catch::Contains("17179869184 arms"));
 }
 
 TEST_CASE("contextual::simulate stops at a requested stop", "[contextual][sim]") {

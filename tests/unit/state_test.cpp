@@ -761,6 +761,13 @@ TEST_CASE("checkpoint files: a missing file is named as such, a save replaces th
   CHECK_THROWS_WITH(state::save_file(dir / "c.state", policy, gen),
                     Catch::Matchers::Contains("cannot replace the checkpoint file"));
   CHECK(fs::is_directory(dir / "c.state"));
+  // A folder where the checkpoint should be: named, as a missing file is (it read as a damaged
+  // checkpoint, "reading the stream failed", without the path: a probe's finding).
+  CHECK_THROWS_WITH(state::restore_file(dir / "c.state", target, gen2),
+                    Catch::Matchers::Contains("cannot read the checkpoint file") &&
+                        Catch::Matchers::Contains("c.state") &&
+                        Catch::Matchers::Contains("Is a directory"));
+  CHECK(saved(target) == saved(policy));
   const auto files = std::distance(fs::directory_iterator(dir), fs::directory_iterator{});
   CHECK(files == 2);  // a.state and the folder
   fs::remove_all(dir);

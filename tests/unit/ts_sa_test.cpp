@@ -471,6 +471,8 @@ TEST_CASE("TS-SA's construction errors say where the problem is", "[ts_sa][error
   // newton_schedule(h) names h, not the schedule's c2 it would become.
   CHECK_THROWS_WITH(ts_sa<>::params::newton_schedule(-5.0),
                     Catch::Contains("newton_schedule(h) = -5"));
+  CHECK_THROWS_WITH(ts_sa<>::params::newton_schedule(1e-300),
+                    Catch::Contains("newton_schedule(h) = 1e-300"));
   // A state too large names the window it comes from.
   CHECK_THROWS_WITH(ts_sa<>(3, {.window = Eigen::Index{1} << 40}),
                     Catch::Contains("window or batch size B = 1099511627776"));

@@ -107,6 +107,11 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   sabandit::detail::validate(config);
   const Eigen::Index num_arms = env.num_arms();
   const Eigen::Index context_size = env.context_size();
+  // A trial makes one reward engine per arm (detail::arm_streams): bounded before any is made,
+  // as simulate() bounds its per-trial records. K = 2^34 gave std::bad_alloc and K = 2^62
+  // vector::reserve's length_error, naming nothing (a probe's finding).
+  sabandit::detail::require_state_size("contextual::simulate()'s reward engines of a trial",
+                                       num_arms, sizeof(default_engine) / sizeof(double));
 
   run_result result;
   result.curve.rounds = sabandit::detail::contextual_rounds(config, also_record);

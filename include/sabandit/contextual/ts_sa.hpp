@@ -118,6 +118,9 @@ struct ts_sa_params {
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
     validate_langevin(*this);
+    // h is also c2 of the schedule gamma_n = 1 / (h (n + 1)): at least 1e-100, named as h (a
+    // probe's h = 1e-300 was refused as polynomial_decay.c2, a name the caller never wrote).
+    detail::require_scale("step_size (h)", step_size);
     detail::require_at_least<Eigen::Index>("window (B)", window, 1);
     detail::require_at_least<Eigen::Index>("refit_per_dimension", refit_per_dimension, 0);
   }
@@ -284,10 +287,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   static Eigen::Index capacity_for(const params& p, Eigen::Index num_arms, const Map& map) {
     p.validate();  // before the sizes are computed from it
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
-    const Eigen::Index arms = num_arms / map.blocks(num_arms);
-    Eigen::Index warm_up = 0;
-    if (detail::mul_overflow(p.warmup, arms, &warm_up) || warm_up > bounds::state_doubles)
-      detail::throw_invalid("warmup (Omega)", p.warmup, "times the arms of a block must be <= 2^31");
+    const Eigen::Index warm_up = warm_up_pulls(p, num_arms, map);
     const Eigen::Index refit = refit_pulls(p, map.dimension());
     if (refit > bounds::state_doubles)
       detail::throw_invalid("refit_per_dimension", p.refit_per_dimension,

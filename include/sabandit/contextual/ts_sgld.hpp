@@ -88,7 +88,8 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
         histories_(static_cast<std::size_t>(this->blocks()), context_buffer(this->dimension(), 0)),
         squared_norms_(Eigen::ArrayXd::Zero(this->blocks())),
         arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
-        work_(this->dimension()) {}
+        work_(this->dimension()),
+        warm_up_pulls_(warm_up_pulls(p, num_arms, this->feature_map())) {}
 
   /// During the warm-up, the first arm with the fewest pulls (round-robin); then every started
   /// block's chain moves N times (all or nothing: std::domain_error if one becomes non-finite,
@@ -134,7 +135,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
                               " would make the contextual TS-SGLD gradients overflow; scale the "
                               "contexts or rewards down");
     auto& history = histories_[static_cast<std::size_t>(block)];
-    if (history.size() + 1 == this->parameters().warmup * arms_per_block()) {
+    if (history.size() + 1 == warm_up_pulls_) {
       // line 1: the chain starts at the MAP of the warm-up pairs
       work_.push_and_fit(model_, history, phi, reward, Eigen::VectorXd::Zero(this->dimension()),
                          this->parameters().prior_variance, this->parameters().warm_start);
@@ -202,16 +203,12 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   }
 
  private:
-  [[nodiscard]] Eigen::Index arms_per_block() const noexcept {
-    return this->num_arms() / this->blocks();
-  }
-
   // N moves of a started block's chain, in next_.
   template <std::uniform_random_bit_generator URBG>
   void move(Eigen::Index block, URBG& gen) {
     const auto& history = histories_[static_cast<std::size_t>(block)];
     const Eigen::Index n = history.size();
-    if (n < this->parameters().warmup * arms_per_block()) return;
+    if (n < warm_up_pulls_) return;
     const params& p = this->parameters();
     const double pulls = static_cast<double>(n);
     const double mean_norm = squared_norms_(block) / pulls;  // 0 only if every phi was 0
@@ -237,6 +234,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   Eigen::ArrayXd squared_norms_;  // sum |phi|^2 per block (the step's scale)
   Eigen::ArrayXd arm_pulls_;
   workspace work_;
+  Eigen::Index warm_up_pulls_;  // Omega x the arms of a block, checked at construction
 };
 
 static_assert(ContextualPolicy<ts_sgld<>>);

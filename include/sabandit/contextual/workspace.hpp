@@ -72,6 +72,18 @@ void validate_langevin(const Params& p) {
   p.warm_start.validate();
 }
 
+/// Omega times the arms of a block: the pulls of a block's warm-up, which its chain starts
+/// after. Throws std::invalid_argument naming warmup unless the product is <= 2^31 (it was
+/// computed unchecked, a signed overflow, in TS-SGLD's update: a probe's finding).
+template <class Params, class Map>
+[[nodiscard]] Eigen::Index warm_up_pulls(const Params& p, Eigen::Index num_arms, const Map& map) {
+  const Eigen::Index arms = num_arms / map.blocks(num_arms);
+  Eigen::Index pulls = 0;
+  if (detail::mul_overflow(p.warmup, arms, &pulls) || pulls > bounds::state_doubles)
+    detail::throw_invalid("warmup (Omega)", p.warmup, "times the arms of a block must be <= 2^31");
+  return pulls;
+}
+
 /// Saves or restores the parameters validate_langevin checks (state/persist.hpp).
 template <class Params, class Archive>
 void persist_langevin(Params& p, Archive& ar) {

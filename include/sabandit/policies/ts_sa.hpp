@@ -118,7 +118,9 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
     [[nodiscard]] static Schedule newton_schedule(double h)
       requires std::same_as<Schedule, polynomial_decay>
     {
-      detail::require_step_size("newton_schedule(h)", h);  // else c2 = h would be named
+      // Named here, else c2 = h would be: h in (0, 1e6] and, as c2, at least 1e-100.
+      detail::require_step_size("newton_schedule(h)", h);
+      detail::require_scale("newton_schedule(h)", h);
       return polynomial_decay(1.0, h, h, 1.0);
     }
     /// h of the default: its SA average keeps 2 / h = 2 % of the posterior variance as jitter.

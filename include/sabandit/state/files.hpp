@@ -88,6 +88,10 @@ template <class... T>
   requires(sizeof...(T) >= 1)
 void restore_file(const std::filesystem::path& path, T&... objects) {
   detail::require_blocks<T...>();
+  // A directory opens on Linux and fails at the first read, as a damaged checkpoint would
+  // ("reading the stream failed", without the path: a probe's finding).
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    detail::throw_file_error(EISDIR, "cannot read the checkpoint file", path);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
