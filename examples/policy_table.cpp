@@ -41,7 +41,7 @@ ts_sa<> ts_sa_with(const std::function<void(ts_sa<>::params&)>& change) {  // th
 int main(int argc, char** argv) {
   if (const auto status = examples::answer_help_and_version(
           argc, argv, "policy_table",
-          "Prints the final regret of the five policies (library defaults) and of three TS-SA\n"
+          "Prints the final regret of the five policies (the reproduction's parameters) and of three TS-SA\n"
           "variants (theta_a from the prior, gamma_n = 1/n, N = 10 inner steps) on the paper's\n"
           "SGR and MGR settings: K = 10, gap = 0.5, T = 10,000, 50 trials, seed 2026. A Markdown\n"
           "table of mean +- standard error, median and worst trial, on standard output (the\n"
@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
                            : simulate(make_sgr(setting), make, config));
   };
   // The five policies through the reproduction's own mapping: the library defaults, except
-  // TS-SA's, which is the paper's configuration there (params::paper()); then TS-SA's default.
+  // TS-SA's, which is the paper's configuration there (params::paper()), and TS's and
+  // epsilon-TS's prior, N(0, 10^4) there; then TS-SA's default.
   std::vector<std::pair<std::string, std::function<std::string(bool)>>> rows;
   for (const auto& policy : repro::policy_names) {
     rows.emplace_back(policy == "TS-SA" ? "TS-SA (paper)" : policy, [&, policy](bool mixture) {

@@ -350,7 +350,7 @@ inline grid_result run_problems(const problems_options& o) {
      << "\nRegret: cumulative pseudo-regret at T, sum over rounds of mu* - mu_{A_t}, mean ± standard error over "
      << o.trials << " trials, seed " << o.common.seed
      << "; every policy of a problem sees the same rewards (common random numbers). Ratio: mean regret over "
-        "the reference's, the problem's first row: exact TS (Beta(1, 1), Gamma(1, 1e-4), N(0, 1e4) or "
+        "the reference's, the problem's first row: exact TS (Beta(1, 1), Gamma(1, 1e-4), a flat normal or "
         "Jeffreys' InverseGamma(0, 0) prior, Gaussian rewards with the true sigma) where the model has a "
         "conjugate posterior and one mean per arm, TS-SGLD otherwise (features). Worst trial: the largest final regret of "
         "a trial. Linear trials: trials whose regret grows by at least half the smallest gap per round over "

@@ -93,11 +93,15 @@ inline void read(sa_coefficient c, std::string_view text) { set_sa_coefficient(c
 
 }  // namespace detail
 
-/// Every parameter of every policy, the library's defaults unless set. The parameter file
+/// Every parameter of every policy: the library's defaults unless set, but for TS-SA's (the
+/// paper's configuration) and TS's and epsilon-TS's prior (below). The parameter file
 /// ("POLICY.PARAM = VALUE" lines) names each of them, so a run is repeated exactly from it.
 struct suite_params {
-  sabandit::gaussian_ts::params ts{};
-  sabandit::epsilon_ts<>::params eps_ts{};  ///< epsilon unset: 1/K, written "1/K"
+  /// TS's and epsilon-TS's prior N(0, 10^4): the reproduction's since its first version (the
+  /// paper states none), kept when the library's default became flat (models/gaussian.hpp).
+  static constexpr sabandit::normal_prior paper_ts_prior{0.0, 1.0e4};
+  sabandit::gaussian_ts::params ts{.prior = paper_ts_prior};
+  sabandit::epsilon_ts<>::params eps_ts{.epsilon = std::nullopt, .posterior = {.prior = paper_ts_prior}};  ///< epsilon unset: 1/K, written "1/K"
   sabandit::ts_sgld<>::params sgld{};
   double sgld_noise_variance = sabandit::gaussian_model{}.noise_variance();
   sabandit::ts_sa<>::params sa = sabandit::ts_sa<>::params::paper();
@@ -132,7 +136,7 @@ struct suite_params {
       if (name == "eps-TS") visit(std::string("eps-TS.epsilon"), eps_ts.epsilon);
       visit(name + ".tau", p->temperature);
       visit(name + ".prior_mean", p->prior.mean);
-      visit(name + ".prior_variance", p->prior.variance);
+      visit(name + ".prior_variance", detail::variance{p->prior.variance});  // "inf": flat
       visit(name + ".warmup", p->warmup);
     }
     langevin("TS-SGLD", sgld, sgld_noise_variance);

@@ -29,6 +29,8 @@ POLICIES = ("TS", "eps-TS", "TS-SGLD", "TS-SA", "UCB")
 SPACES = ("h-alpha", "h-tau", "wide")
 #: The paper's SA coefficients c1, c2, c3 (params::paper()); alpha is searched.
 PAPER_C = (144.07, 677.88, 40.02)
+# TS's and eps-TS's prior in reproduce_paper (suite_params::paper_ts_prior); the library's is flat.
+PAPER_TS_PRIOR = (0.0, 1e4)
 
 
 def tuning_seed(seed):
@@ -68,10 +70,11 @@ def make_policy(policy, num_arms, values):
     """The policy of a configuration: the paper's defaults (reproduce_paper's suite) with `values`."""
     tau = values.get("tau", 1.0)
     if policy == "TS":
-        return sabandit.thompson(num_arms, temperature=tau)
+        return sabandit.thompson(num_arms, temperature=tau, prior=PAPER_TS_PRIOR)
     if policy == "eps-TS":
         epsilon = values.get("epsilon")  # "1/K" in reproduce_paper's files: the default
-        return sabandit.epsilon_ts(num_arms, temperature=tau, epsilon=None if epsilon == "1/K" else epsilon)
+        return sabandit.epsilon_ts(num_arms, temperature=tau, prior=PAPER_TS_PRIOR,
+                                   epsilon=None if epsilon == "1/K" else epsilon)
     if policy == "TS-SGLD":
         return sabandit.ts_sgld(num_arms, temperature=tau, step_size=values.get("h", 0.1))
     if policy == "TS-SA":

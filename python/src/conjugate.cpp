@@ -95,7 +95,7 @@ void bind_conjugate(py::module_& m) {
   bind_model<exponential_model>(m, "Exponential");
 
   const auto prior_doc =
-      "prior: (mean, variance) of a normal prior for 'gaussian' (default (0, 1e4)), (alpha, beta) "
+      "prior: (mean, variance) of a normal prior for 'gaussian' (default (0, inf), the flat prior), (alpha, beta) "
       "of a beta prior for 'bernoulli' (default (1, 1)), (shape, rate) of a gamma prior for "
       "'poisson' (default (1, 1e-4)), (shape, scale) of an inverse gamma prior on the mean for "
       "'exponential' (default (0, 0), Jeffreys').";

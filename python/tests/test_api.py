@@ -54,7 +54,7 @@ def test_keywords_default_to_the_cpp_parameters():
     assert mixed["step_size"] == 0.1 and mixed["window"] == 27
     assert sabandit.ts_sgld(3).parameters["batch_size"] == 32
     assert sabandit.epsilon_ts(4).parameters["epsilon"] == 0.25  # 1/K
-    assert sabandit.thompson(3).parameters["prior"] == (0.0, 1e4)
+    assert sabandit.thompson(3).parameters["prior"] == (0.0, math.inf)  # flat
     assert sabandit.thompson(3, model="bernoulli").parameters["prior"] == (1.0, 1.0)
     assert sabandit.kl_ucb(3).parameters == {"log_log_coefficient": 0.0, "warmup": 1}
     assert type(sabandit.kl_ucb(3)).__name__ == "KLUCBBernoulli"  # C++'s default model

@@ -74,6 +74,47 @@ TEST_CASE("Inverse-gamma TS over durations: the posterior after a known sequence
   CHECK_THROWS_WITH(normal_posterior(noise, 0.0), Catch::Contains("noise_variance = 0"));
 }
 
+TEST_CASE("Gaussian TS's flat default: N(xbar, sigma^2 / n), the same decisions for shifted and "
+          "rescaled rewards",
+          "[conjugate]") {
+  thompson<gaussian_model> ts(2, {}, gaussian_model(4.0));
+  CHECK(ts.parameters().prior.is_flat());
+  CHECK(ts.posterior(0).mean() == 0.0);  // no reward yet: nothing to average
+  CHECK(std::isinf(ts.posterior(0).variance()));
+  xoshiro256pp gen(1);
+  CHECK_THROWS_WITH(ts.posterior(0).sample(gen), Catch::Contains("before its first reward"));
+  for (double x : {3.0, 5.0}) ts.update(0, x, gen);
+  CHECK(ts.posterior(0).mean() == 4.0);      // xbar, exactly (8 x 0.25 x 2: no rounding)
+  CHECK(ts.posterior(0).variance() == 2.0);  // sigma^2 / n = 4 / 2
+
+  // The same problem in other units, y = shift + scale x with sigma_y = scale sigma_x: under the
+  // flat prior a moved arm's draw is shift + scale (xbar + z / sqrt(n)) up to the rounding of
+  // the running sums of values near 1e6 (a reviewer measured at most 4.2e-12 in unit scale over
+  // this run), so the argmax can differ only where two unit-scale scores lie within about 1e-11
+  // of each other: with score-difference densities summing to about 4e3 over the run, a
+  // probability of about 1e-7. The paper's N(0, 10^4) prior shrinks a moved arm's mean by
+  // y sigma_y^2 / (10^4 n + sigma_y^2) = y 100 / (n + 100), most of y while n < 100: its
+  // decisions differ from the first sampled round.
+  constexpr double shift = 1e6, scale = 1e3;
+  const std::vector<double> means{0.0, 0.2, 0.5};
+  const auto mismatches = [&](const normal_prior& moved_prior) {
+    thompson<gaussian_model> unit(3);
+    thompson<gaussian_model> moved(3, {.prior = moved_prior}, gaussian_model(scale * scale));
+    xoshiro256pp unit_gen(7), moved_gen(7), reward_gen(8);
+    int differ = 0;
+    for (int t = 0; t < 5'000; ++t) {
+      const Eigen::Index a = unit.select(unit_gen);
+      differ += moved.select(moved_gen) == a ? 0 : 1;
+      const double x = means[static_cast<std::size_t>(a)] + standard_normal(reward_gen);
+      unit.update(a, x, unit_gen);
+      moved.update(a, shift + scale * x, moved_gen);  // the unit policy's arm: one history
+    }
+    return differ;
+  };
+  CHECK(mismatches(normal_prior::flat()) == 0);
+  CHECK(mismatches({0.0, 1.0e4}) > 0);
+}
+
 TEST_CASE("a posterior's draw names a temperature outside [1e-100, 1e100], drawing nothing",
           "[conjugate][errors]") {
   // Direct users of a posterior (thompson checks its own params first): tau <= 0 named the

@@ -1,7 +1,8 @@
 #pragma once
 // Exact Thompson sampling over a model's conjugate posterior (Agrawal & Goyal 2012, 2017):
 // every round, draw each arm's mean from its posterior and play the argmax. Gaussian rewards
-// give the paper's TS baseline (appendix, "Baseline Implementation"):
+// give the paper's TS baseline (appendix, "Baseline Implementation", with its prior N(mu0,
+// sigma0^2); the default prior is flat, sigma0^2 = +infinity, models/gaussian.hpp):
 //   N( (mu0/sigma0^2 + n xbar/sigma^2) / (1/sigma0^2 + n/sigma^2),  tau / (1/sigma0^2 + n/sigma^2) ),
 // Bernoulli rewards Beta-Bernoulli TS, Poisson rewards Gamma-Poisson TS, exponential durations
 // inverse-gamma TS (Jeffreys' prior by default).
