@@ -1,6 +1,7 @@
 #pragma once
 // The five policies of the paper's Figure 1 with every one of their parameters, the parameter
 // file that records them, and the grid of settings.
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstdio>
@@ -241,11 +242,26 @@ struct suite_params {
                           " (2^22, this program's bound on the rewards an arm's step visits in a "
                           "round, so that SIGINT stops a job within a second)");
     }
-    (void)sabandit::gaussian_ts(2, ts);
-    (void)sabandit::epsilon_ts<>(2, eps_ts);
-    (void)sabandit::ts_sgld<>(sabandit::unit_features(2), sgld, sabandit::gaussian_model(sgld_noise_variance));
-    (void)sabandit::ts_sa<>(sabandit::unit_features(2), sa, sabandit::gaussian_model(sa_noise_variance));
-    (void)sabandit::ucb(2, ucb);
+    // Each policy's own checks, said with the policy's name: "prior.variance = 1e-300" alone did
+    // not say whose (a probe's finding). from_text adds the lines of that policy's keys.
+    const auto check = [](const char* policy, auto&& make) {
+      try {
+        (void)make();
+      } catch (const std::invalid_argument& error) {
+        std::string why = error.what();  // the policy's name in place of the library's
+        if (why.starts_with("sabandit: ")) why.erase(0, 10);
+        throw usage_error(std::string(policy) + ": " + why);
+      }
+    };
+    check("TS", [&] { return sabandit::gaussian_ts(2, ts); });
+    check("eps-TS", [&] { return sabandit::epsilon_ts<>(2, eps_ts); });
+    check("TS-SGLD", [&] {
+      return sabandit::ts_sgld<>(sabandit::unit_features(2), sgld, sabandit::gaussian_model(sgld_noise_variance));
+    });
+    check("TS-SA", [&] {
+      return sabandit::ts_sa<>(sabandit::unit_features(2), sa, sabandit::gaussian_model(sa_noise_variance));
+    });
+    check("UCB", [&] { return sabandit::ucb(2, ucb); });
   }
 };
 
@@ -405,8 +421,19 @@ inline grid_params grid_params::from_text(const std::string& text, const std::st
     try {
       current().validate();
     } catch (const std::exception& error) {
+      // "TS-SA: step_size (h) = -1 ...": the lines where this section set TS-SA's keys.
+      const std::string what = error.what();
+      std::vector<int> numbers;
+      if (const auto colon = what.find(": "); colon != std::string::npos) {
+        const std::string prefix = what.substr(0, colon) + ".";
+        for (const auto& [key, line] : seen)
+          if (key.starts_with(prefix)) numbers.push_back(line);
+      }
+      std::sort(numbers.begin(), numbers.end());
+      std::string lines;
+      for (const int line : numbers) lines += (lines.empty() ? "" : ", ") + std::to_string(line);
       throw usage_error(source + (grid.sections.empty() ? "" : ", section " + grid.sections.back().first.header()) +
-                        ": " + error.what());
+                        ": " + what + (lines.empty() ? "" : " (its parameters are set on line(s) " + lines + ")"));
     }
   };
   std::istringstream in(text);

@@ -64,6 +64,28 @@ TEST_CASE("environments reject bad settings", "[envs][errors]") {
   CHECK_THROWS_WITH(make_bernoulli_gap(3, 0.9, 0.95), Catch::Contains("best - gap = 0.9 - 0.95"));
   CHECK_THROWS_WITH(make_bernoulli_gap(3, 1.5, 0.95), Catch::Contains("best = 1.5"));
   CHECK_THROWS_AS(make_poisson_gap(3, 0.2, 0.5), std::invalid_argument);
+  // A gap lost in best's rounding made every arm the same; one past the largest double named an
+  // arm's "mean = -inf" (a probe's findings): both name gap now.
+  CHECK_THROWS_WITH(make_bernoulli_gap(3, 0.9, 1e-300), Catch::Contains("gap = 1e-300") &&
+                                                          Catch::Contains("rounding of best = 0.9"));
+  CHECK_THROWS_WITH(make_sgr({.gap = 1e308, .best_mean = -1.7e308}),
+                    Catch::Contains("gap = 1e+308") && Catch::Contains("largest double"));
+  CHECK_THROWS_WITH(make_mgr({.gap = 1e308, .best_mean = 1e308}), Catch::Contains("gap = 1e+308"));
+  // Feature settings name the caller's features, theta and noise_variance, not an arm's mean.
+  Eigen::MatrixXd phi(2, 3), theta(2, 3);
+  phi << 1, 0, 1, 0, 1, 1;
+  theta << 1, 2, 3, 4, 5, 6;
+  Eigen::MatrixXd bad_theta = theta;
+  bad_theta(0, 0) = std::nan("");
+  CHECK_THROWS_WITH(make_linear_gaussian(phi, bad_theta), Catch::Contains("theta(0, 0) = nan"));
+  CHECK_THROWS_WITH(make_logistic(phi, bad_theta), Catch::Contains("theta(0, 0) = nan"));
+  CHECK_THROWS_WITH(make_linear_gaussian(phi, theta, -1.0), Catch::Contains("noise_variance = -1"));
+  Eigen::MatrixXd infinite_phi = phi;
+  infinite_phi(1, 1) = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(make_logistic(infinite_phi, theta), Catch::Contains("features(1, 1) = inf"));
+  CHECK_THROWS_WITH(make_linear_gaussian(phi * 1e300, theta * 1e10),
+                    Catch::Contains("<features.col(0), theta.col(0)> = inf") &&
+                        Catch::Contains("mean = inf"));
   const auto sgr = make_sgr({});
   xoshiro256pp gen(1);
   CHECK_THROWS_AS((void)sgr.pull(10, gen), std::out_of_range);

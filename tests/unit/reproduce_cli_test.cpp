@@ -137,6 +137,12 @@ TEST_CASE("parameter files: every number read whole, keys known and set once", "
   CHECK(parse_error("TS.tau = -1\n").find("p.txt:") == 0);
   CHECK(parse_error("TS.tau = -1\n").find("temperature") != std::string::npos);
   CHECK(parse_error("TS-SA.B = 0\n").find("window") != std::string::npos);
+  // A policy's own check names the policy and the lines of its keys (it named neither).
+  CHECK(parse_error("TS.tau = 1\n# c\nTS-SA.h = -1\nTS-SA.N = 2\n")
+            .find("p.txt: TS-SA: invalid argument: step_size (h) = -1") == 0);
+  CHECK(parse_error("TS.tau = 1\n# c\nTS-SA.h = -1\nTS-SA.N = 2\n")
+            .find("(its parameters are set on line(s) 3, 4)") != std::string::npos);
+  CHECK(parse_error("TS.prior_variance = inf\n") == "accepted");  // flat, as TS-SA's
   // Sizes allocated K times are bounded before any policy is built (B = 10^9 allocated 16 GB).
   CHECK(parse_error("TS-SA.B = 1000000000\n").find("TS-SA.B = 1000000000 is above 1048576") !=
         std::string::npos);

@@ -12,6 +12,23 @@
 
 namespace sabandit {
 
+namespace detail {
+/// Checks that a gap setting's means best - gap (and, for the paper's MGR, best + gap) are
+/// finite and differ from best: a gap lost in best's rounding made every arm the same
+/// (make_bernoulli_gap(3, 0.9, 1e-300)), and one past the largest double named an arm's
+/// "mean = -inf" (a probe's findings). std::invalid_argument naming gap.
+inline void require_gap_applies(double best, double gap, bool both_sides) {
+  const double below = best - gap;
+  if (!std::isfinite(below) || (both_sides && !std::isfinite(best + gap)))
+    throw_invalid("gap", gap,
+                  "takes best = " + value_text(best) + " past the largest double; shrink it");
+  if (below == best)
+    throw_invalid("gap", gap,
+                  "is lost in the rounding of best = " + value_text(best) +
+                      ": every arm would have the same mean");
+}
+}  // namespace detail
+
 /// What an arm distribution provides: its mean and a draw from any engine.
 template <class A>
 concept ArmDistribution = std::copy_constructible<A> && requires(const A& arm, default_engine& gen) {

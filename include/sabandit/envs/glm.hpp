@@ -28,6 +28,7 @@ bandit_env<Arm> gap_setting(Eigen::Index num_arms, double best, double gap) {
   require_at_least<Eigen::Index>("num_arms", num_arms, 2);
   require_state_size("a gap setting", num_arms, 2);  // before allocating the arms
   require_positive("gap", gap);
+  if (std::isfinite(best)) require_gap_applies(best, gap, /*both_sides=*/false);  // else best is named below
   // The arms check their own mean; said in the caller's terms ("p = -0.05" named neither best
   // nor gap).
   const auto arm_of = [&](double mean, const std::string& name) {
@@ -52,9 +53,26 @@ bandit_env<Arm> feature_setting(const Eigen::MatrixXd& features, const Eigen::Ma
     throw_invalid("theta.rows() x theta.cols()",
                   std::to_string(theta.rows()) + " x " + std::to_string(theta.cols()),
                   "must equal the features' d x K and be non-empty");
+  // Named in the caller's terms: the arms check their own mean, which named neither the
+  // features nor theta ("mean = nan" for a NaN in theta: a probe's finding).
+  for (Eigen::Index a = 0; a < features.cols(); ++a) {
+    for (Eigen::Index i = 0; i < features.rows(); ++i) {
+      const std::string at = "(" + std::to_string(i) + ", " + std::to_string(a) + ")";
+      require_finite("features" + at, features(i, a));
+      require_finite("theta" + at, theta(i, a));
+    }
+  }
   std::vector<Arm> arms;
-  for (Eigen::Index a = 0; a < features.cols(); ++a)
-    arms.push_back(mean_of(features.col(a).dot(theta.col(a))));
+  for (Eigen::Index a = 0; a < features.cols(); ++a) {
+    const double eta = features.col(a).dot(theta.col(a));
+    try {
+      arms.push_back(mean_of(eta));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("sabandit: <features.col(" + std::to_string(a) + "), theta.col(" +
+                                  std::to_string(a) + ")> = " + value_text(eta) +
+                                  " gives no arm: " + reason_of(e));
+    }
+  }
   return bandit_env<Arm>(std::move(arms));
 }
 }  // namespace detail
@@ -123,6 +141,7 @@ template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] inline bandit_env<normal_arm> make_linear_gaussian(const Eigen::MatrixXd& features,
                                                                  const Eigen::MatrixXd& theta,
                                                                  double noise_variance = 1.0) {
+  detail::require_positive("noise_variance", noise_variance);  // the arms' "variance", named here
   return detail::feature_setting<normal_arm>(
       features, theta, [&](double eta) { return normal_arm(eta, noise_variance); });
 }

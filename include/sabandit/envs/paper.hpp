@@ -32,6 +32,7 @@ inline void validate(const paper_setting& s) {
   require_state_size("a paper setting", s.num_arms, 12);
   require_positive("gap", s.gap);
   require_finite("best_mean", s.best_mean);
+  require_gap_applies(s.best_mean, s.gap, /*both_sides=*/true);  // MGR's best arm has best + gap
   require_positive("noise_variance", s.noise_variance);
 }
 }  // namespace detail
