@@ -57,8 +57,8 @@ class gaussian_model : public canonical_link<gaussian_model> {
   using posterior_type = normal_posterior;
   /// Flat (Jeffreys' prior for a location, optimal for TS: Korda, Kaufmann and Munos 2013):
   /// after thompson's warm-up pull the posterior is N(xbar, sigma^2 / n), so TS decides the same
-  /// when the rewards are shifted or rescaled (with sigma^2). The paper's TS baseline used
-  /// N(0, 10^4), which shrinks an arm's mean towards 0 by about xbar sigma^2 / (10^4 n): a
+  /// when the rewards are shifted or rescaled (with sigma^2). The reproduction of the paper's TS
+  /// baseline (whose prior the paper does not state) uses N(0, 10^4), which shrinks an arm's mean towards 0 by about xbar sigma^2 / (10^4 n): a
   /// hundred standard deviations after one pull for rewards near 10^6 with sigma = 1, which
   /// kept TS on its first arm (examples/reproduce_paper sets N(0, 10^4) itself).
   [[nodiscard]] static normal_prior default_conjugate_prior() { return normal_prior::flat(); }
