@@ -57,6 +57,7 @@ bandit_env<Arm> feature_setting(const Eigen::MatrixXd& features, const Eigen::Ma
   // features nor theta ("mean = nan" for a NaN in theta: a probe's finding).
   for (Eigen::Index a = 0; a < features.cols(); ++a) {
     for (Eigen::Index i = 0; i < features.rows(); ++i) {
+      if (std::isfinite(features(i, a)) && std::isfinite(theta(i, a))) continue;
       const std::string at = "(" + std::to_string(i) + ", " + std::to_string(a) + ")";
       require_finite("features" + at, features(i, a));
       require_finite("theta" + at, theta(i, a));
