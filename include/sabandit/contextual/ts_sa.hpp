@@ -150,7 +150,8 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
                  context_buffer(this->dimension(), capacity_for(p, num_arms, this->feature_map()))),
         block_pulls_(Eigen::ArrayXd::Zero(this->blocks())),
         arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
-        work_(this->dimension()) {}
+        work_(this->dimension()),
+        warm_up_pulls_(warm_up_pulls(p, num_arms, this->feature_map())) {}
 
   /// During the warm-up, the first arm with the fewest pulls (round-robin, Alg. 1 line 1);
   /// then lines 3-5: argmax_a <phi, theta_k> + sqrt(tau) |L_k^-1 phi| z_a, z ~ N(0, I_K) in arm
@@ -180,11 +181,10 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
     const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
     const auto k = static_cast<std::size_t>(block);
     const auto n = static_cast<Eigen::Index>(block_pulls_(block));
-    const Eigen::Index warm_up_pulls = this->parameters().warmup * arms_per_block();
     auto& window = windows_[k];
-    if (n + 1 < warm_up_pulls) {  // the warm-up: record only
+    if (n + 1 < warm_up_pulls_) {  // the warm-up: record only
       window.push(phi, reward);
-    } else if (refits_at(n + 1, warm_up_pulls)) {
+    } else if (refits_at(n + 1, warm_up_pulls_)) {
       // line 1: the MAP of the block's pairs, J its Hessian (the warm start, then the refits),
       // from the current iterate (0 before the warm start). The window holds every pair so far
       // (its capacity is at least Omega x the block's arms and Omega'), so a failed fit takes
@@ -280,10 +280,6 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   }
 
  private:
-  // The arms that share a block: 1 disjoint, K shared.
-  [[nodiscard]] Eigen::Index arms_per_block() const noexcept {
-    return this->num_arms() / this->blocks();
-  }
   static Eigen::Index capacity_for(const params& p, Eigen::Index num_arms, const Map& map) {
     p.validate();  // before the sizes are computed from it
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
@@ -296,10 +292,10 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   }
   // Whether the block's m-th pull refits (header comment): the warm start (m = Omega x the
   // block's arms), and, up to Omega', the pulls m = 2^j and m = Omega'.
-  [[nodiscard]] bool refits_at(Eigen::Index m, Eigen::Index warm_up_pulls) const noexcept {
-    if (m == warm_up_pulls) return true;
+  [[nodiscard]] bool refits_at(Eigen::Index m, Eigen::Index warm_up) const noexcept {
+    if (m == warm_up) return true;
     const Eigen::Index last = refit_pulls(this->parameters(), this->dimension());
-    return m > warm_up_pulls && m <= last && (m == last || (m & (m - 1)) == 0);
+    return m > warm_up && m <= last && (m == last || (m & (m - 1)) == 0);
   }
   // Omega' = refit_per_dimension x d, saturating (capacity_for reports it too big).
   static Eigen::Index refit_pulls(const params& p, Eigen::Index dimension) noexcept {
@@ -393,6 +389,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   std::vector<context_buffer> windows_;
   Eigen::ArrayXd block_pulls_, arm_pulls_;
   workspace work_;
+  Eigen::Index warm_up_pulls_;  // Omega x the arms of a block, checked at construction
 };
 
 static_assert(ContextualPolicy<ts_sa<>>);
