@@ -81,7 +81,9 @@ inline void remove_stale_staging(const fs::path& out) {
 }  // namespace detail
 
 /// The output set of one job. Files go to a staging folder inside `out`; `commit()` moves them
-/// into `out`; destroying an uncommitted set removes the staging folder and everything in it.
+/// into `out`; destroying an uncommitted set removes the staging folder and everything in it,
+/// and the folders of `out` that it created, if they are still empty: a job that fails (a size
+/// beyond the library's bounds, found once the job has started) leaves no trace.
 class output_set {
  public:
   /// Creates `out` and the staging folder and writes a probe file, so that an unwritable
@@ -92,6 +94,9 @@ class output_set {
   explicit output_set(fs::path out, std::string plot_prefix = {})
       : out_(std::move(out)), plot_prefix_(std::move(plot_prefix)) {
     try {
+      // The folders of `out` that do not exist yet, deepest first: ours to remove if unused.
+      for (fs::path p = fs::absolute(out_); !p.empty() && !fs::exists(p); p = p.parent_path())
+        created_.push_back(p);
       fs::create_directories(out_);
       detail::remove_stale_staging(out_);
       static std::atomic<unsigned> counter{0};
@@ -103,12 +108,17 @@ class output_set {
       fs::remove(staging_ / ".probe");
     } catch (const std::exception& error) {
       discard();
+      remove_created();
       throw std::runtime_error("--out " + out_.string() + " is not a writable folder: " + error.what());
     }
   }
   output_set(const output_set&) = delete;
   output_set& operator=(const output_set&) = delete;
-  ~output_set() { discard(); }
+  ~output_set() {
+    const bool committed = staging_.empty();
+    discard();
+    if (!committed) remove_created();
+  }
 
   [[nodiscard]] const fs::path& staging() const noexcept { return staging_; }
 
@@ -147,8 +157,15 @@ class output_set {
     fs::remove_all(staging_, ec);
     staging_.clear();
   }
+  // fs::remove removes only an empty folder: anything written there since is kept.
+  void remove_created() noexcept {
+    std::error_code ec;
+    for (const auto& folder : created_)
+      if (!fs::remove(folder, ec)) return;
+  }
 
   fs::path out_;
+  std::vector<fs::path> created_;
   std::string plot_prefix_;
   fs::path staging_;
   std::vector<std::string> files_;

@@ -118,6 +118,25 @@ TEST_CASE("sizes that overflow 64 bits are errors naming the options, before any
   CHECK(repro::checked_mul(-3, 4, "x") == -12);
 }
 
+TEST_CASE("sizes beyond the library's bound are bad command lines that leave no --out behind",
+          "[reproduce][cli][guarantees]") {
+  // 10^11 trials fit 64 bits (so the overflow checks above pass them) but not simulate()'s bound
+  // of 2^31 doubles of results; the job has created its --out (two new levels) when it finds
+  // that out, and must leave the file system as it found it. An existing --out stays.
+  const auto top = test_files::scratch("cli_state_bound");
+  const auto out = top / "a" / "b";
+  const auto r = run({"figure1", "-R", "99999999999", "--out", out.string(), "--no-plots"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("trials = 99999999999") != std::string::npos);
+  CHECK(r.err.find("Run with --help") != std::string::npos);
+  CHECK_FALSE(fs::exists(top));
+  fs::create_directories(out);
+  CHECK(run({"ablation", "-R", "99999999999", "--out", out.string(), "--no-plots"}).status == 2);
+  CHECK(fs::is_directory(out));
+  CHECK(fs::is_empty(out));
+  fs::remove_all(top);
+}
+
 TEST_CASE("parameter files: every number read whole, keys known and set once", "[reproduce][cli]") {
   CHECK(parse_error("TS.tau = 1,5\n").find("p.txt:1: TS.tau: '1,5' is not a finite decimal number") == 0);
   CHECK(parse_error("TS.tau = 1.5abc\n").find("p.txt:1:") == 0);
