@@ -244,10 +244,14 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
   Eigen::Index total = 0;
   if (detail::mul_overflow(num_arms, per_arm, &total) ||
       detail::add_overflow(total, shared, &total) || total > bounds::state_doubles) {
+    // Callers count with saturating arithmetic: the largest Index means "at least that many".
+    const auto count = [](Eigen::Index n) {
+      return n == std::numeric_limits<Eigen::Index>::max() ? std::string("over 2^63")
+                                                            : std::to_string(n);
+    };
     throw state_size_error("sabandit: " + std::string(what) + " needs " + std::to_string(num_arms) +
-                           " " + std::string(unit) + " x " + std::to_string(per_arm) +
-                           " doubles + " +
-                           std::to_string(shared) +
+                           " " + std::string(unit) + " x " + count(per_arm) + " doubles + " +
+                           count(shared) +
                            " doubles, beyond the bound of 2^31 doubles (16 GiB) of state "
                            "(sabandit::bounds::state_doubles)");
   }

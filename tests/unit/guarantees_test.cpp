@@ -408,6 +408,12 @@ TEST_CASE("huge K or B throws std::length_error before allocating (issue 10)",
   CHECK_THROWS_AS(gaussian_ts(Eigen::Index{1} << 40), std::length_error);
   CHECK_THROWS_AS(epsilon_ts<>(Eigen::Index{1} << 40), std::length_error);
   CHECK_THROWS_AS(kl_ucb<>(Eigen::Index{1} << 40), std::length_error);
+  // A count that saturated (the sizes are added and multiplied saturating) is told as such, not
+  // as the largest Index, which no policy asked for.
+  constexpr auto most = std::numeric_limits<Eigen::Index>::max();
+  CHECK_THROWS_WITH(ts_sa<>(3, {.window = most}),
+                    Catch::Contains("3 arms x over 2^63 doubles") &&
+                        !Catch::Contains(std::to_string(most) + " doubles"));
   // Non-positive sizes are still named by their own checks.
   CHECK_THROWS_WITH(ts_sa<>(0), Catch::Contains("num_arms = 0"));
   CHECK_THROWS_WITH(ts_sa<>(3, {.window = -1}), Catch::Contains("window (B) = -1"));
