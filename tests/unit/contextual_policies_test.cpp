@@ -497,6 +497,32 @@ TEST_CASE("a contextual TS-SGLD chain that diverges is named with its h", "[cont
                           Catch::Contains("of block"));
 }
 
+// Another independent check: rewards of standard deviation 500, gaussian_model(500^2) and h
+// scaled with sigma^2 (h = 0.1 sigma^2 = 25,000), as the docs advised, diverged in every trial:
+// with |phi|^2 = s = 2 the likelihood's curvature is h / s * i |phi|^2 = 0.1, stable, but the
+// prior's is h / (s n v0) = 12,500 / n at the default prior_variance v0 = 1, unstable until
+// n = 6,250 pulls. With v0 at the parameters' squared scale (500^2) it is 0.05 / n, and the chain
+// is stable: h (i + 1 / (n v0 s)) < 2 whatever n.
+TEST_CASE("a contextual TS-SGLD chain its prior destabilises names the prior's term",
+          "[contextual][errors]") {
+  const double sigma = 500.0;
+  const auto run = [&](double prior_variance) {
+    contextual::ts_sgld<gaussian_model> policy(
+        2, 2, {.step_size = 0.1 * sigma * sigma, .prior_variance = prior_variance},
+        gaussian_model(sigma * sigma));
+    xoshiro256pp gen(4);
+    const Eigen::Vector2d x(1.0, 1.0);
+    for (int t = 0; t < 2000; ++t) {
+      const Eigen::Index arm = policy.select(x, gen);
+      policy.update(x, arm, (arm == 0 ? 1000.0 : 0.0) + sigma * standard_normal(gen), gen);
+    }
+  };
+  CHECK_THROWS_WITH(run(1.0), Catch::Contains("became non-finite at step_size (h) = 25000") &&
+                                  Catch::Contains("h / (n prior_variance s) = ") &&
+                                  Catch::Contains("set prior_variance"));
+  CHECK_NOTHROW(run(sigma * sigma));
+}
+
 // --- The uniform reference -------------------------------------------------------------------
 
 TEST_CASE("the uniform policy plays each arm with probability 1/K, whatever it learns",

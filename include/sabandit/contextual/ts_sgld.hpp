@@ -102,16 +102,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
     next_ = theta_;
     for (Eigen::Index block = 0; block < this->blocks(); ++block) move(block, gen);
-    if (!next_.allFinite()) {
-      // Name the block and h: with gaussian_model(sigma2) the chain is stable only for h below
-      // about 2 sigma2 (docs/contextual.md, "The reward's scale").
-      Eigen::Index block = 0;
-      while (next_.col(block).allFinite()) ++block;
-      throw std::domain_error("sabandit: the contextual TS-SGLD chain of block " +
-                              std::to_string(block) + " became non-finite at step_size (h) = " +
-                              detail::value_text(this->parameters().step_size) +
-                              "; reduce h (below about 2 sigma^2 for gaussian_model(sigma^2))");
-    }
+    if (!next_.allFinite()) throw_diverged();
     // The chains' new positions decide, and are kept only if every score is a number.
     const Eigen::Index arm = this->argmax_of(
         x, [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {
@@ -203,6 +194,29 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   }
 
  private:
+  // A chain that became non-finite: name the block, h and what bounds h there. The move's
+  // curvature along phi is h' (i |phi|^2 + 1 / (n v0)), h' = h / s (header comment): one
+  // reward's information i (1 / sigma^2 for gaussian_model(sigma^2)) and the prior's 1 / (n v0),
+  // which dominates while n is small if v0 is small beside the parameters' squared scale (an
+  // independent check: rewards of s.d. 500 with h = 0.1 sigma^2 and v0 = 1 diverged in every
+  // trial; docs/contextual.md, "The reward's scale").
+  [[noreturn]] void throw_diverged() const {
+    Eigen::Index block = 0;
+    while (next_.col(block).allFinite()) ++block;
+    const params& p = this->parameters();
+    const double pulls = static_cast<double>(histories_[static_cast<std::size_t>(block)].size());
+    const double mean_norm = squared_norms_(block) / pulls;
+    const double prior_term = p.step_size / (pulls * p.prior_variance * (mean_norm > 0.0 ? mean_norm : 1.0));
+    throw std::domain_error(
+        "sabandit: the contextual TS-SGLD chain of block " + std::to_string(block) +
+        " became non-finite at step_size (h) = " + detail::value_text(p.step_size) +
+        "; the chain is stable only for about h (i + 1 / (n prior_variance s)) < 2, with i one "
+        "reward's information (1 / sigma^2 for gaussian_model(sigma^2)), n the block's pulls and "
+        "s their mean |phi|^2: here n = " + detail::value_text(pulls) +
+        " and h / (n prior_variance s) = " + detail::value_text(prior_term) +
+        ". Reduce h, or set prior_variance to the parameters' squared scale");
+  }
+
   // N moves of a started block's chain, in next_.
   template <std::uniform_random_bit_generator URBG>
   void move(Eigen::Index block, URBG& gen) {
