@@ -629,6 +629,21 @@ TEST_CASE("restore rejects statistics that contradict the window, history or pos
     check_rejected<format_error>(target, with_token(saved(sgld), "source.history.1", 1, "7.5"),
                                  "the history of arm 1 does not sum to its statistics' sum");
   }
+  // A Python probe forged these, recomputing the checksum: each was restored, and its chains then
+  // learned from rewards that update() refuses.
+  SECTION("every reward a window or history holds is one the model accepts") {
+    ts_sa<bernoulli_model> sa(3, {.window = 4});
+    play(sa, gen, env, rewards::bernoulli, 30);
+    ts_sa<bernoulli_model> target(3);
+    check_rejected<format_error>(target, with_token(saved(sa), "source.windows.buffer", 2, "-1"),
+                                 "the window of arm 0 holds a reward the model refuses "
+                                 "(invalid argument: reward = -1");
+    ts_sgld<poisson_model> sgld(3);
+    play(sgld, gen, env, rewards::poisson, 30);
+    ts_sgld<poisson_model> sgld_target(3);
+    check_rejected<format_error>(sgld_target, with_token(saved(sgld), "source.history.1", 1, "0.5"),
+                                 "the history of arm 1 holds a reward the model refuses");
+  }
   SECTION("TS: each posterior is the prior updated by the arm's count and sum") {
     gaussian_ts ts(3);
     play(ts, gen, env, rewards::gaussian, 30);

@@ -28,6 +28,7 @@
 #include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/schedules.hpp"
+#include "sabandit/models/support.hpp"
 #include "sabandit/random/xoshiro.hpp"
 #include "sabandit/state/archive.hpp"
 
@@ -115,6 +116,23 @@ void require_same_shape(const reader& ar, const T& restored, const T& target) {
 // Saturating arithmetic for the work estimate below: an overflow is "too much".
 using sabandit::detail::saturating_mul;
 
+// Every reward a state holds is one the policy's model accepts (a probe forged, with the
+// checksum recomputed, a Bernoulli window holding -1 and a Poisson one holding 0.5: both were
+// restored, and steered the chains with rewards that update() refuses).
+template <class Model, class Rewards>
+void require_supported(const reader& ar, const Model& model, const Rewards& rewards,
+                       const std::string& where) {
+  for (Eigen::Index i = 0; i < rewards.size(); ++i) {
+    try {
+      sabandit::detail::require_supported_reward(model, rewards(i));
+    } catch (const std::invalid_argument& refused) {
+      ar.fail("inconsistent state: " + where + " holds a reward the model refuses (" +
+                  sabandit::detail::reason_of(refused) + ")",
+              0);
+    }
+  }
+}
+
 // The checks a restored Langevin policy passes besides its fields' own (docs/state-format.md,
 // "What restore checks"), through its public accessors, so that every policy built on the
 // Langevin core gets them:
@@ -147,6 +165,7 @@ void check_restored(const reader& ar, const T& p) {
       double sum = 0.0;
       if constexpr (requires { p.windows(); }) {
         const auto& windows = p.windows();
+        require_supported(ar, p.model(), windows.rewards(a), "the window of " + arm);
         if (pulls <= windows.capacity()) {
           const auto rewards = windows.rewards(a);
           for (Eigen::Index i = 0; i < rewards.size(); ++i) sum += rewards(i);
@@ -168,6 +187,7 @@ void check_restored(const reader& ar, const T& p) {
                     0);
           sum += history(i);
         }
+        require_supported(ar, p.model(), history, "the history of " + arm);
         if (sum != stats.sums()(a))
           ar.fail("inconsistent state: the history of " + arm +
                       " does not sum to its statistics' sum",
