@@ -9,6 +9,9 @@ from the header-only C++ library, with its seeded engine, environments and simul
 
 docs/python.md is the guide; every function and class has its docstring.
 """
+import functools as _functools
+import operator as _operator
+import re as _re
 import sys as _sys
 
 try:  # before the extension, which imports numpy as it loads and then says only "initialization failed"
@@ -30,7 +33,6 @@ from ._sabandit import (  # noqa: F401  (the public API)
     SimulationResult,
 )
 from . import _sabandit
-import copyreg as _copyreg
 
 #: The policy classes, one per (policy, model): e.g. TSSABernoulli, ThompsonPoisson, UCB.
 POLICY_TYPES = tuple(
@@ -61,17 +63,116 @@ for _type in POLICY_TYPES:
     _type.__init__ = _made_by_its_function
 
 
+# Construction and pickling without a half-made object. pybind11 2.10 lets cls.__new__(cls)
+# return an object whose C++ value was never constructed, and its methods then ran on
+# uninitialised memory (a probe: UCB.__new__(UCB).select(engine) crashed the interpreter; pybind11
+# issue 6153, fixed upstream after the 2.10 Debian ships). So every class's __new__ also runs its
+# constructor (or raises, for the classes made by their functions), __init__ has nothing left to
+# do, and a pickle rebuilds its object in one call, _unpickle, instead of copyreg's __new__ and then
+# __setstate__. The same reduction serves every protocol (for 0 and 1, copyreg's fallback made
+# the object without pybind11, and the interpreter aborted). __setstate__ is not a method to call:
+# on a live object pybind11's did nothing and said nothing; a policy changes state by restore().
+_RAW_NEW = Engine.__base__.__new__  # pybind11's storage for a C++ value, not yet constructed
+_RAW_SETSTATE = {}
+
+
+def _unpickle(cls, state):
+    obj = _RAW_NEW(cls)
+    _RAW_SETSTATE[cls](obj, state)
+    return obj
+
+
 def _reduce_ex(self, protocol):
-    # pybind11's pickling (__getstate__ / __setstate__) serves protocol 2 and up: for 0 and 1,
-    # copyreg's fallback made the object without pybind11, and the interpreter aborted. The same
-    # reduction for every protocol: a blank from cls.__new__, then __setstate__ (what protocol 2
-    # does anyway).
-    return _copyreg.__newobj__, (type(self),), self.__getstate__()
+    return _unpickle, (type(self), self.__getstate__())
+
+
+def _no_setstate(self, state):
+    raise TypeError(f"sabandit.{type(self).__name__}.__setstate__ is pickle's, on a new object: "
+                    "to change a policy's state call restore(state), an engine's Engine.from_state")
+
+
+def _constructed(self, *args, **kwargs):
+    pass  # __new__ has built the C++ value
+
+
+def _constructing_new(raw_init):
+    def __new__(cls, *args, **kwargs):
+        obj = _RAW_NEW(cls)
+        raw_init(obj, *args, **kwargs)  # the constructor, or a TypeError naming the factory
+        return obj
+    return staticmethod(__new__)
 
 
 for _type in vars(_sabandit).values():
-    if isinstance(_type, type) and hasattr(_type, "__setstate__"):
-        _type.__reduce_ex__ = _reduce_ex
+    if isinstance(_type, type) and issubclass(_type, Engine.__base__):
+        _type.__new__ = _constructing_new(_type.__init__)
+        _type.__init__ = _constructed
+        if "__setstate__" in vars(_type):
+            _RAW_SETSTATE[_type] = _type.__setstate__
+            _type.__setstate__ = _no_setstate
+            _type.__reduce_ex__ = _reduce_ex
+
+
+# Numbers checked by name before pybind11 converts them. Its conversion took a bool for a
+# number (thompson(True) had K = 1, while arms and seeds refuse bools) and answered an int past
+# 64 bits, or a float where an int belongs, with "incompatible function arguments" and the whole
+# signature, naming no argument (a probe's findings). Which parameters are ints and which floats
+# is read from the signature pybind11 writes on the first line of each function's docstring.
+_INT64 = 2**63
+
+
+def _shown(value):
+    text = repr(value)
+    return text if len(text) <= 40 else f"an int of {value.bit_length()} bits"
+
+
+def _check_number(name, kind, value):
+    if value is None:
+        return
+    if isinstance(value, (bool, _numpy.bool_)):
+        raise TypeError(f"sabandit: {name} = {value!r} (must be a number, not a bool)")
+    if kind == "int":
+        try:
+            index = _operator.index(value)
+        except TypeError:
+            raise TypeError(f"sabandit: {name} = {value!r} (must be an int, not "
+                            f"{type(value).__name__})") from None
+        if not -_INT64 <= index < _INT64:
+            raise ValueError(f"sabandit: invalid argument: {name} = {_shown(index)} "
+                             "(must fit in 64 bits)")
+    elif isinstance(value, int):
+        try:
+            float(value)
+        except OverflowError:
+            raise ValueError(f"sabandit: invalid argument: {name} = {_shown(value)} "
+                             "(beyond a double's range)") from None
+
+
+def _numbers_checked(function):
+    line = function.__doc__.split("\n", 1)[0]
+    inner = line[line.index("(") + 1:line.rindex(") ->")]
+    starts = [(m.group(1), m.end()) for m in _re.finditer(r"(?:^|, )(\w+): ", inner)]
+    order, kinds = [], {}
+    for i, (name, start) in enumerate(starts):
+        end = starts[i + 1][1] if i + 1 < len(starts) else len(inner)
+        kind = _re.match(r"(?:Optional\[)?(int|float)\b", inner[start:end])
+        order.append(name)
+        if kind:
+            kinds[name] = kind.group(1)
+
+    @_functools.wraps(function)
+    def checked(*args, **kwargs):
+        for name, value in list(zip(order, args)) + list(kwargs.items()):
+            if name in kinds:
+                _check_number(name, kinds[name], value)
+        return function(*args, **kwargs)
+    return checked
+
+
+for _name in ("ts_sa", "ts_sgld", "thompson", "epsilon_ts", "kl_ucb", "ucb", "sgr", "mgr",
+              "bernoulli_gap", "poisson_gap", "exponential_gap", "linear_gaussian", "logistic",
+              "random_features", "parameters_with_predictors"):
+    globals()[_name] = _numbers_checked(getattr(_sabandit, _name))
 
 
 def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, record_points=100):
@@ -87,4 +188,6 @@ def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, recor
     """
     if not isinstance(policy, POLICY_TYPES):
         raise TypeError(f"sabandit.simulate: policy must be a sabandit policy, not {type(policy).__name__}")
+    for name, value in (("horizon", horizon), ("trials", trials), ("record_points", record_points)):
+        _check_number(name, "int", value)
     return policy._simulate(env, horizon, trials, seed, threads, record_points)

@@ -390,9 +390,15 @@ inline double reward_of(const py::handle& reward) {
                          " (must be one number, not an array)");
   const double value = PyFloat_AsDouble(reward.ptr());
   if (value == -1.0 && PyErr_Occurred()) {
+    // An int past a double's range is a number, just too large (10**400 was "not a number",
+    // with its 400 digits): a ValueError, as for inf, quoting the start of it.
+    const bool too_large = PyErr_ExceptionMatches(PyExc_OverflowError) != 0;
     PyErr_Clear();
-    throw py::type_error("sabandit: reward = " + std::string(py::repr(reward)) +
-                         " (must be a number, not " +
+    const std::string text = sabandit::printable(std::string(py::repr(reward)));
+    if (too_large)
+      throw py::value_error("sabandit: reward = " + text +
+                            " is beyond a double's range (must be finite)");
+    throw py::type_error("sabandit: reward = " + text + " (must be a number, not " +
                          std::string(py::str(py::type::of(reward).attr("__name__"))) + ")");
   }
   return value;

@@ -91,6 +91,33 @@ py::class_<Env> bind_env(py::module_& m, const char* name, const char* doc, Make
 
 }  // namespace
 
+
+// A SimulationResult from a pickle: the shapes simulate() gives, which final_regret, the repr and
+// numpy code index by (a tampered pickle with an empty mean_regret read past its end):
+// P >= 1 recorded rounds, increasing and positive, with P means, standard errors and fractions;
+// trials >= 1, with a final regret and a row of K >= 1 pull counts each.
+inline void require_consistent(const simulation_result& r) {
+  const auto fail = [](const std::string& what) {
+    throw std::invalid_argument("sabandit: bad pickled SimulationResult: " + what);
+  };
+  const py::ssize_t points = r.rounds.ndim() == 1 ? r.rounds.shape(0) : 0;
+  if (points < 1) fail("rounds must be a 1-D array of at least one round");
+  for (py::ssize_t i = 0; i < points; ++i)
+    if (r.rounds.at(i) < 1 || (i > 0 && r.rounds.at(i) <= r.rounds.at(i - 1)))
+      fail("rounds must be positive and increasing");
+  const std::pair<const char*, const py::array_t<double>*> per_point[] = {
+      {"mean_regret", &r.mean_regret}, {"standard_error", &r.standard_error},
+      {"optimal_fraction", &r.optimal_fraction}};
+  for (const auto& [name, array] : per_point)
+    if (array->ndim() != 1 || array->shape(0) != points)
+      fail(std::string(name) + " must have one value per recorded round");
+  if (r.trials < 1) fail("trials = " + std::to_string(r.trials) + " must be at least 1");
+  if (r.final_regrets.ndim() != 1 || r.final_regrets.shape(0) != r.trials)
+    fail("final_regrets must have one value per trial");
+  if (r.pulls.ndim() != 2 || r.pulls.shape(0) != r.trials || r.pulls.shape(1) < 1)
+    fail("pulls must be trials x K, K >= 1");
+}
+
 void bind_core(py::module_& m) {
   // ------------------------------------------------------------------------------ engine
   py::class_<engine>(m, "Engine",
@@ -284,6 +311,7 @@ void bind_core(py::module_& m) {
             r.final_regrets = t[4].cast<py::array_t<double>>();
             r.pulls = t[5].cast<py::array_t<std::int64_t>>();
             r.trials = t[6].cast<std::int64_t>();
+            require_consistent(r);
             return r;
           }));
 }

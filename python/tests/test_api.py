@@ -3,6 +3,7 @@ model written in Python."""
 import copy
 import math
 import pickle
+import re
 import time
 
 import numpy as np
@@ -108,6 +109,11 @@ def test_bad_arm_is_index_error_and_changes_nothing(make):
         policy.update(0, np.array([1.0]), gen)
     with pytest.raises(TypeError, match="reward = "):
         policy.update(0, "1", gen)
+    # An int past a double's range is a number too large, quoted short (it said "not int",
+    # with all 400 digits).
+    with pytest.raises(ValueError, match=r"reward = 1000.*\.\.\. is beyond a double's range") as info:
+        policy.update(0, 10**400, gen)
+    assert len(str(info.value)) < 200
     assert policy.save() == before
     # What stands for an arm or a reward is taken: numpy integers and floats, 0-d arrays, bools.
     policy.update(np.int64(1), np.float32(0.0), gen)
@@ -219,6 +225,66 @@ def test_every_pickle_protocol_round_trips(make):
         assert pickle.loads(pickle.dumps(gen, protocol=protocol)) == gen
         env = sabandit.bernoulli_gap(3)
         np.testing.assert_array_equal(pickle.loads(pickle.dumps(env, protocol=protocol)).means, env.means)
+
+
+def test_number_arguments_are_named_when_refused():
+    # pybind11 took True for K = 1 and said only "incompatible function arguments", with the whole
+    # signature, for 2**63 or a float where an int belongs (a probe's findings).
+    for call, error, text in (
+            (lambda: sabandit.thompson(True), TypeError, "num_arms = True (must be a number, not a bool)"),
+            (lambda: sabandit.thompson(3, warmup=2**63), ValueError, "warmup = 9223372036854775808"),
+            (lambda: sabandit.ts_sa(3, window=2.0), TypeError, "window = 2.0 (must be an int"),
+            (lambda: sabandit.ts_sa(3, step_size=10**400), ValueError, "step_size = an int of 1329 bits"),
+            (lambda: sabandit.ucb(3, bonus_scale=np.bool_(True)), TypeError, "bonus_scale = "),
+            (lambda: sabandit.bernoulli_gap(3, 0.9, True), TypeError, "gap = True"),
+            (lambda: sabandit.simulate(sabandit.bernoulli_gap(3), sabandit.ucb(3), horizon=2**63),
+             ValueError, "horizon = 9223372036854775808"),
+            (lambda: sabandit.simulate(sabandit.bernoulli_gap(3), sabandit.ucb(3), record_points=1.0),
+             TypeError, "record_points = 1.0")):
+        with pytest.raises(error, match=re.escape(text)):
+            call()
+    # What was taken still is: numpy integers and floats, ints for floats.
+    assert sabandit.thompson(np.int64(3), warmup=np.int32(2)).num_arms == 3
+    assert sabandit.ts_sa(3, step_size=np.float32(50), temperature=2).parameters["step_size"] == 50.0
+
+
+def test_no_object_without_its_cpp_value():
+    # pybind11 2.10's cls.__new__(cls) returned an object whose C++ value was never built, and its
+    # methods read uninitialised memory (a probe: UCB.__new__(UCB).select(engine) crashed the
+    # interpreter; a pickle that skipped __setstate__ did the same). __new__ now constructs or
+    # raises, and a pickle rebuilds in one call.
+    for cls in sabandit.POLICY_TYPES + (sabandit.SimulationResult,):
+        with pytest.raises(TypeError):
+            cls.__new__(cls)
+    for cls in (sabandit.NormalEnv, sabandit.BernoulliEnv, sabandit.PoissonEnv):
+        with pytest.raises(TypeError):
+            cls.__new__(cls)
+    assert sabandit.Engine.__new__(sabandit.Engine, 5) == sabandit.Engine(5)
+    np.testing.assert_array_equal(sabandit.NormalEnv.__new__(sabandit.NormalEnv, [0.0, 1.0]).means, [0.0, 1.0])
+    # __setstate__ is pickle's alone: on a live object pybind11's did nothing and said nothing.
+    policy, gen = sabandit.ucb(3), sabandit.Engine(1)
+    play(policy, gen, 10)
+    before, engine_before = policy.save(), gen.save()
+    for obj, state in ((policy, (sabandit.ucb(3).save(),)), (gen, ([1, 2, 3, 4],)), (gen, ("garbage",))):
+        with pytest.raises(TypeError, match="restore"):
+            obj.__setstate__(state)
+    assert policy.save() == before and gen.save() == engine_before
+
+
+def test_a_tampered_simulation_result_pickle_is_refused():
+    # Its arrays were trusted: an empty mean_regret made final_regret read past its end.
+    r = sabandit.simulate(sabandit.bernoulli_gap(3), sabandit.ucb(3), horizon=100, trials=2, record_points=5)
+    unpickle, (cls, state) = r.__reduce_ex__(4)
+    assert unpickle(cls, state).final_regret == r.final_regret
+    rounds, mean, se, optimal, finals, pulls, trials = state
+    for bad, what in (((rounds, mean[:0], se, optimal, finals, pulls, trials), "mean_regret"),
+                      ((rounds[:0], mean, se, optimal, finals, pulls, trials), "rounds"),
+                      ((rounds[::-1].copy(), mean, se, optimal, finals, pulls, trials), "increasing"),
+                      ((rounds, mean, se, optimal, finals, pulls, -1), "trials"),
+                      ((rounds, mean, se, optimal, finals, pulls, 2**62), "final_regrets"),
+                      ((rounds, mean, se, optimal, finals, pulls[:1], trials), "pulls")):
+        with pytest.raises(ValueError, match=what):
+            unpickle(cls, bad)
 
 
 def test_restore_rejects_another_policy_type_and_keeps_the_policy():
