@@ -118,6 +118,28 @@ inline void require_consistent(const simulation_result& r) {
     fail("pulls must be trials x K, K >= 1");
 }
 
+
+// The engine whose state is `given`, four ints in [0, 2**64), not all zero: Engine.from_state
+// and a pickle's words alike (a tampered pickle of [0, 0, 0, 0] gave seed 0's engine, which C++'s
+// constructor puts in place of the state no engine can have).
+engine engine_of_words(const py::handle& given) {
+  // Four ints in [0, 2**64), each named when it is not (words[2] = -1).
+  const auto sequence = py::reinterpret_borrow<py::object>(given);
+  if (!py::isinstance<py::sequence>(sequence) || py::isinstance<py::str>(sequence) ||
+      py::isinstance<py::bytes>(sequence) || py::len(sequence) != 4)
+    throw py::type_error("sabandit: words = " + std::string(py::repr(sequence)) +
+                         " (must be a sequence of four ints)");
+  engine::state_type words{};
+  for (std::size_t i = 0; i < 4; ++i)
+    words[i] = unsigned_of("words[" + std::to_string(i) + "]", sequence[py::int_(i)]);
+  // restore() refuses the all-zero state, and so does this, rather than return another state
+  // than asked.
+  if (words == engine::state_type{})
+    detail::throw_invalid("words", std::string_view("[0, 0, 0, 0]"),
+                          "xoshiro256++ has no all-zero state; use Engine(seed)");
+  return engine(words);
+}
+
 void bind_core(py::module_& m) {
   // ------------------------------------------------------------------------------ engine
   py::class_<engine>(m, "Engine",
@@ -137,23 +159,7 @@ void bind_core(py::module_& m) {
                           unsigned_of("role", role));
       }, py::arg("seed"), py::arg("trial"), py::arg("role"),
          "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
-      .def_static("from_state", [](const py::handle& given) {
-        // Four ints in [0, 2**64), each named when it is not (words[2] = -1).
-        const auto sequence = py::reinterpret_borrow<py::object>(given);
-        if (!py::isinstance<py::sequence>(sequence) || py::isinstance<py::str>(sequence) ||
-            py::isinstance<py::bytes>(sequence) || py::len(sequence) != 4)
-          throw py::type_error("sabandit: words = " + std::string(py::repr(sequence)) +
-                               " (must be a sequence of four ints)");
-        engine::state_type words{};
-        for (std::size_t i = 0; i < 4; ++i)
-          words[i] = unsigned_of("words[" + std::to_string(i) + "]", sequence[py::int_(i)]);
-        // C++'s constructor replaces the all-zero state (which no engine can have) by seed 0's;
-        // restore() refuses it, and so does this, rather than return another state than asked.
-        if (words == engine::state_type{})
-          detail::throw_invalid("words", std::string_view("[0, 0, 0, 0]"),
-                                "xoshiro256++ has no all-zero state; use Engine(seed)");
-        return engine(words);
-      }, py::arg("words"), "The engine whose state is these four 64-bit words (not all zero: ValueError).")
+      .def_static("from_state", &engine_of_words, py::arg("words"), "The engine whose state is these four 64-bit words (not all zero: ValueError).")
       .def("__call__", [](engine& g) { return g(); }, "The next 64 random bits (an int).")
       .def("uniform", [](engine& g) { return uniform01(g); }, "A uniform float in [0, 1).")
       .def("normal", [](engine& g) { return standard_normal(g); }, "A standard normal draw.")
@@ -170,16 +176,19 @@ void bind_core(py::module_& m) {
         state::save(out, g);
         return py::bytes(out.str());
       }, "save() as bytes, as a policy's save_bytes().")
-      .def("restore", [](engine& g, const py::handle& s) {
-        std::istringstream in(text_of(s));
-        state::restore(in, g);
-      }, py::arg("state"), "Becomes the engine saved in `state` (str or bytes).")
+      .def("restore", [](engine& g, const py::handle& s) { restore_text(g, text_of(s)); },
+           py::arg("state"),
+           "Becomes the engine saved in `state` (str or bytes), read as a policy's restore() "
+           "reads (CRLF line ends too; nothing may follow the state); unchanged if it raises.")
       .def("copy", [](const engine& g) { return engine(g); })
       .def("__copy__", [](const engine& g) { return engine(g); })
       .def("__deepcopy__", [](const engine& g, const py::handle&) { return engine(g); }, py::arg("memo"))
       .def(py::self == py::self)
       .def(py::pickle([](const engine& g) { return py::make_tuple(g.state()); },
-                      [](const py::tuple& t) { return engine(t[0].cast<engine::state_type>()); }));
+                      [](const py::tuple& t) {
+                        if (t.size() != 1) throw std::invalid_argument("sabandit: bad pickled Engine");
+                        return engine_of_words(t[0]);
+                      }));
 
   // ------------------------------------------------------------------------------ models
   py::class_<gaussian_model>(m, "GaussianModel", "Gaussian rewards of known variance, identity link.")

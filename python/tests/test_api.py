@@ -322,6 +322,17 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
         with pytest.raises(TypeError, match="must be a sequence of four ints"):
             sabandit.Engine.from_state(bad)
     assert sabandit.Engine.from_state(np.array(a.state, dtype=np.uint64)) == a
+    # restore() reads as a policy's does (a probe: CRLF restored a policy but not an engine), and
+    # a pickle's words are checked as from_state's (all zero gave seed 0's engine).
+    c = sabandit.Engine(5)
+    c.restore(a.save().replace("\n", "\r\n"))
+    assert c == a
+    with pytest.raises(ValueError, match="goes on after the saved state"):
+        c.restore(a.save() + a.save())
+    unpickle, (cls, state) = a.__reduce_ex__(4)
+    assert unpickle(cls, state) == a
+    with pytest.raises(ValueError, match="no all-zero state"):
+        unpickle(cls, ([0, 0, 0, 0],))
     a.discard(3)
     for _ in range(3):
         b()
