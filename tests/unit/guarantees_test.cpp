@@ -324,6 +324,10 @@ TEST_CASE("a throwing select() moves nothing: TS-SGLD commits all chains togethe
   CHECK_THROWS_WITH(policy.select(gen), Catch::Contains("non-finite") &&
                                             Catch::Contains("(h = 1000000;") &&
                                             Catch::Contains("every later select() will throw"));
+  // The bound it states is the model's, not only the Gaussian's (a probe's Poisson chain was
+  // told about sigma^2), with the metric that lifts it.
+  CHECK_THROWS_WITH(policy.select(gen), Catch::Contains("below about 2 / L") &&
+                                            Catch::Contains("metric = step_metric::fisher"));
   CHECK(policy.parameter_estimates() == untouched.parameter_estimates());
   CHECK((policy.linear_predictors() == untouched.linear_predictors()).all());
   CHECK((policy.statistics().counts() == untouched.statistics().counts()).all());
