@@ -16,7 +16,6 @@
 #include <new>
 #include <limits>
 #include <ostream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -172,8 +171,8 @@ inline std::string shell_command(const std::string& program, const std::vector<s
 
 /// Runs the program `app` with `args` (without the program name): `jobs` are its subcommands
 /// (add_common_options), or the program itself when it has one job; returns the exit status: 0 success, 1
-/// the job failed, 2 a bad command line or parameter file (also sizes beyond the library's bounds,
-/// its std::length_error), 128 + N stopped by signal N (SIGINT,
+/// the job failed, 2 a bad command line or parameter file (also sizes beyond the library's bound,
+/// its sabandit::state_size_error), 128 + N stopped by signal N (SIGINT,
 /// SIGTERM, SIGHUP). An unknown subcommand is named with the list of valid ones; --help and
 /// --version answer without running anything.
 inline int run_program(CLI::App& app, const std::vector<job>& jobs, const std::vector<std::string>& args,
@@ -212,8 +211,8 @@ inline int run_program(CLI::App& app, const std::vector<job>& jobs, const std::v
     err << program << ": " << stop.what()
         << "; the partial outputs were removed and the previous ones left as they were\n";
     return 128 + stop.signal_number;
-  } catch (const std::length_error& error) {
-    // The library's size bounds (bounds::state_doubles): sizes that fit 64 bits but not the
+  } catch (const sabandit::state_size_error& error) {
+    // The library's size bound (bounds::state_doubles): sizes that fit 64 bits but not the
     // bound, e.g. --trials x --record-points, are a bad command line like those that overflow.
     return usage(error.what());
   } catch (const std::bad_alloc&) {

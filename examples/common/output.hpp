@@ -94,9 +94,16 @@ class output_set {
   explicit output_set(fs::path out, std::string plot_prefix = {})
       : out_(std::move(out)), plot_prefix_(std::move(plot_prefix)) {
     try {
-      // The folders of `out` that do not exist yet, deepest first: ours to remove if unused.
-      for (fs::path p = fs::absolute(out_); !p.empty() && !fs::exists(p); p = p.parent_path())
-        created_.push_back(p);
+      // The folders that create_directories(out) will make, one per component of `out` that
+      // does not exist yet ("c/../d" makes c and d), deepest first: ours to remove if unused.
+      // A dangling symbolic link counts as existing (create_directories then fails on it, and
+      // it is not ours to remove); "." and ".." name no new folder.
+      fs::path prefix;
+      for (const auto& part : fs::absolute(out_)) {
+        prefix /= part;
+        if (part == "." || part == ".." || part.empty()) continue;
+        if (!fs::exists(fs::symlink_status(prefix))) created_.insert(created_.begin(), prefix);
+      }
       fs::create_directories(out_);
       detail::remove_stale_staging(out_);
       static std::atomic<unsigned> counter{0};

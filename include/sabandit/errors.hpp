@@ -246,7 +246,7 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
       detail::add_overflow(total, shared, &total) || total > bounds::state_doubles) {
     // Callers count with saturating arithmetic: the largest Index means "at least that many".
     const auto count = [](Eigen::Index n) {
-      return n == std::numeric_limits<Eigen::Index>::max() ? std::string("over 2^63")
+      return n == std::numeric_limits<Eigen::Index>::max() ? std::string("at least 2^63 - 1")
                                                             : std::to_string(n);
     };
     throw state_size_error("sabandit: " + std::string(what) + " needs " + std::to_string(num_arms) +
@@ -267,3 +267,10 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
 }
 
 }  // namespace sabandit::detail
+
+namespace sabandit {
+/// The std::length_error a size beyond bounds::state_doubles throws (require_state_size), by
+/// its own type: a program can tell "the sizes asked for are too large", a caller's mistake, from
+/// any other length error (the experiment programs answer it as a bad command line).
+using detail::state_size_error;
+}  // namespace sabandit

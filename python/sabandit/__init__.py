@@ -78,7 +78,8 @@ _RAW_SETSTATE = {}
 
 def _unpickle(cls, state):
     obj = _RAW_NEW(cls)
-    _RAW_SETSTATE[cls](obj, state)
+    # A Python subclass pickles as its class, and rebuilds with its sabandit base's state.
+    next(_RAW_SETSTATE[base] for base in cls.__mro__ if base in _RAW_SETSTATE)(obj, state)
     return obj
 
 
@@ -91,22 +92,24 @@ def _no_setstate(self, state):
                     "to change a policy's state call restore(state), an engine's Engine.from_state")
 
 
-def _constructed(self, *args, **kwargs):
-    pass  # __new__ has built the C++ value
-
-
-def _constructing_new(raw_init):
+# A Python subclass keeps pybind11's way: its own __init__ chain reaches the constructor (and
+# pybind11 says so when it does not); only the sabandit classes themselves build in __new__.
+def _constructing(base, raw_init):
     def __new__(cls, *args, **kwargs):
         obj = _RAW_NEW(cls)
-        raw_init(obj, *args, **kwargs)  # the constructor, or a TypeError naming the factory
+        if cls is base:
+            raw_init(obj, *args, **kwargs)  # the constructor, or a TypeError naming the factory
         return obj
-    return staticmethod(__new__)
+
+    def __init__(self, *args, **kwargs):
+        if type(self) is not base:
+            raw_init(self, *args, **kwargs)
+    return staticmethod(__new__), __init__
 
 
 for _type in vars(_sabandit).values():
     if isinstance(_type, type) and issubclass(_type, Engine.__base__):
-        _type.__new__ = _constructing_new(_type.__init__)
-        _type.__init__ = _constructed
+        _type.__new__, _type.__init__ = _constructing(_type, _type.__init__)
         if "__setstate__" in vars(_type):
             _RAW_SETSTATE[_type] = _type.__setstate__
             _type.__setstate__ = _no_setstate
@@ -139,7 +142,7 @@ def _check_number(name, kind, value):
                             f"{type(value).__name__})") from None
         if not -_INT64 <= index < _INT64:
             raise ValueError(f"sabandit: invalid argument: {name} = {_shown(index)} "
-                             "(must fit in 64 bits)")
+                             "(must fit a signed 64-bit integer)")
     elif isinstance(value, int):
         try:
             float(value)
@@ -152,11 +155,13 @@ def _numbers_checked(function):
     line = function.__doc__.split("\n", 1)[0]
     inner = line[line.index("(") + 1:line.rindex(") ->")]
     starts = [(m.group(1), m.end()) for m in _re.finditer(r"(?:^|, )(\w+): ", inner)]
+    keywords_only = inner.find(", *,")  # parameters past the `*` take no positional argument
     order, kinds = [], {}
     for i, (name, start) in enumerate(starts):
         end = starts[i + 1][1] if i + 1 < len(starts) else len(inner)
         kind = _re.match(r"(?:Optional\[)?(int|float)\b", inner[start:end])
-        order.append(name)
+        if keywords_only < 0 or start < keywords_only:
+            order.append(name)
         if kind:
             kinds[name] = kind.group(1)
 

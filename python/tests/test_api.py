@@ -25,6 +25,12 @@ ALL_POLICIES = [
 ]
 
 
+class Offset(sabandit.Engine):
+    """A Python subclass of a sabandit class (at module level, so that it pickles)."""
+    def __init__(self, seed):
+        super().__init__(seed + 1)
+
+
 def play(policy, gen, rounds, reward=lambda t, arm: float((t + arm) % 2)):
     arms = []
     for t in range(rounds):
@@ -243,6 +249,10 @@ def test_number_arguments_are_named_when_refused():
              TypeError, "record_points = 1.0")):
         with pytest.raises(error, match=re.escape(text)):
             call()
+    # Parameters past pybind11's `*` are keywords only: a third positional is pybind11's error,
+    # not a message about the keyword it does not reach.
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        sabandit.ucb(3, 0.5, 2.0)
     # What was taken still is: numpy integers and floats, ints for floats.
     assert sabandit.thompson(np.int64(3), warmup=np.int32(2)).num_arms == 3
     assert sabandit.ts_sa(3, step_size=np.float32(50), temperature=2).parameters["step_size"] == 50.0
@@ -260,6 +270,10 @@ def test_no_object_without_its_cpp_value():
         with pytest.raises(TypeError):
             cls.__new__(cls)
     assert sabandit.Engine.__new__(sabandit.Engine, 5) == sabandit.Engine(5)
+    offset = Offset(5)  # a Python subclass keeps its own __init__, and pickles
+    assert offset == sabandit.Engine(6)
+    clone = pickle.loads(pickle.dumps(offset))
+    assert type(clone) is Offset and clone == offset
     np.testing.assert_array_equal(sabandit.NormalEnv.__new__(sabandit.NormalEnv, [0.0, 1.0]).means, [0.0, 1.0])
     # __setstate__ is pickle's alone: on a live object pybind11's did nothing and said nothing.
     policy, gen = sabandit.ucb(3), sabandit.Engine(1)

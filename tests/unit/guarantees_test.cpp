@@ -416,7 +416,7 @@ TEST_CASE("huge K or B throws std::length_error before allocating (issue 10)",
   // as the largest Index, which no policy asked for.
   constexpr auto most = std::numeric_limits<Eigen::Index>::max();
   CHECK_THROWS_WITH(ts_sa<>(3, {.window = most}),
-                    Catch::Contains("3 arms x over 2^63 doubles") &&
+                    Catch::Contains("3 arms x at least 2^63 - 1 doubles") &&
                         !Catch::Contains(std::to_string(most) + " doubles"));
   // Non-positive sizes are still named by their own checks.
   CHECK_THROWS_WITH(ts_sa<>(0), Catch::Contains("num_arms = 0"));

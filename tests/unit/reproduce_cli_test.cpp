@@ -121,8 +121,9 @@ TEST_CASE("sizes that overflow 64 bits are errors naming the options, before any
 TEST_CASE("sizes beyond the library's bound are bad command lines that leave no --out behind",
           "[reproduce][cli][guarantees]") {
   // 10^11 trials fit 64 bits (so the overflow checks above pass them) but not simulate()'s bound
-  // of 2^31 doubles of results; the job has created its --out (two new levels) when it finds
-  // that out, and must leave the file system as it found it. An existing --out stays.
+  // of 2^31 doubles of results; the job has created its --out (three new levels) when it finds
+  // that out, and must leave the file system as it found it. An existing --out stays, and so
+  // does a dangling symbolic link (a review's finding: it was taken for a folder to remove).
   const auto top = test_files::scratch("cli_state_bound");
   const auto out = top / "a" / "b";
   const auto r = run({"figure1", "-R", "99999999999", "--out", out.string(), "--no-plots"});
@@ -134,6 +135,16 @@ TEST_CASE("sizes beyond the library's bound are bad command lines that leave no 
   CHECK(run({"ablation", "-R", "99999999999", "--out", out.string(), "--no-plots"}).status == 2);
   CHECK(fs::is_directory(out));
   CHECK(fs::is_empty(out));
+  fs::remove_all(top);
+  // Through "..": the folders it names are the ones removed, none left beside them.
+  const auto dotted = top / "c" / ".." / "d";
+  CHECK(run({"figure1", "-R", "99999999999", "--out", dotted.string(), "--no-plots"}).status == 2);
+  CHECK_FALSE(fs::exists(top));
+  fs::create_directories(top);
+  const auto link = top / "link";
+  fs::create_symlink(top / "nowhere", link);
+  CHECK(run({"figure1", "-R", "99999999999", "--out", link.string(), "--no-plots"}).status != 0);
+  CHECK(fs::is_symlink(fs::symlink_status(link)));
   fs::remove_all(top);
 }
 

@@ -11,10 +11,12 @@
 // in the library's ts_sgld. The decision is argmax_a <phi(x, a), theta_k>, at the last iterate.
 // The move is contextual TS-SA's (langevin_move.hpp) without preconditioner or average.
 //
-// Step size. On the mean gradient the chain is stable for h below 2 / L, L the curvature of one
-// reward's log-likelihood, i(eta) |phi|^2: contexts of d standardised features have |phi|^2
-// near d. So the step is h' = h / s with s the block's mean |phi|^2 (over its pairs): `h` is in
-// units of one reward's curvature at unit information whatever d or the contexts' scale.
+// Step size. On the mean gradient the chain is stable for h below 2 / L, L the curvature of the
+// mean log-likelihood, at most i(eta) s with s the mean |phi|^2 (reached when the contexts
+// point one way; spread over d directions they have about s / d). So the step is h' = h / s,
+// s over the block's pairs: `h` is in units of one reward's curvature at unit information
+// whatever the contexts' scale, and h < 2 keeps a chain of unit information stable once the
+// prior's share, h / (n v0 s), is small (throw_diverged).
 // Before its Omega warm-up pulls a block does not move; at the last one it starts at the MAP of
 // its pairs (glm_map.hpp), as contextual TS-SA does.
 #include <cmath>
@@ -195,11 +197,12 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
 
  private:
   // A chain that became non-finite: name the block, h and what bounds h there. The move's
-  // curvature along phi is h' (i |phi|^2 + 1 / (n v0)), h' = h / s (header comment): one
-  // reward's information i (1 / sigma^2 for gaussian_model(sigma^2)) and the prior's 1 / (n v0),
-  // which dominates while n is small if v0 is small beside the parameters' squared scale (an
-  // independent check: rewards of s.d. 500 with h = 0.1 sigma^2 and v0 = 1 diverged in every
-  // trial; docs/contextual.md, "The reward's scale").
+  // curvature is at most h' (i s + 1 / (n v0)), h' = h / s (header comment), reached when the
+  // contexts point one way (their mean phi phi^T has its whole trace s along one direction):
+  // one reward's information i (1 / sigma^2 for gaussian_model(sigma^2)) and the prior's
+  // 1 / (n v0), which dominates while n is small if v0 is small beside the parameters' squared
+  // scale (an independent check: rewards of s.d. 500 with h = 0.1 sigma^2 and v0 = 1 diverged in
+  // every trial; docs/contextual.md, "The reward's scale").
   [[noreturn]] void throw_diverged() const {
     Eigen::Index block = 0;
     while (next_.col(block).allFinite()) ++block;
@@ -210,7 +213,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     throw std::domain_error(
         "sabandit: the contextual TS-SGLD chain of block " + std::to_string(block) +
         " became non-finite at step_size (h) = " + detail::value_text(p.step_size) +
-        "; the chain is stable only for about h (i + 1 / (n prior_variance s)) < 2, with i one "
+        "; the chain is stable where h (i + 1 / (n prior_variance s)) < 2, with i one "
         "reward's information (1 / sigma^2 for gaussian_model(sigma^2)), n the block's pulls and "
         "s their mean |phi|^2: here n = " + detail::value_text(pulls) +
         " and h / (n prior_variance s) = " + detail::value_text(prior_term) +

@@ -125,7 +125,7 @@ void require_supported(const reader& ar, const Model& model, const Rewards& rewa
   for (Eigen::Index i = 0; i < rewards.size(); ++i) {
     try {
       sabandit::detail::require_supported_reward(model, rewards(i));
-    } catch (const std::invalid_argument& refused) {
+    } catch (const std::exception& refused) {  // a user's model may throw its own type
       ar.fail("inconsistent state: " + where + " holds a reward the model refuses (" +
                   sabandit::detail::reason_of(refused) + ")",
               0);
