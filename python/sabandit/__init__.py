@@ -143,6 +143,13 @@ def _check_number(name, kind, value):
         if not -_INT64 <= index < _INT64:
             raise ValueError(f"sabandit: invalid argument: {name} = {_shown(index)} "
                              "(must fit a signed 64-bit integer)")
+    elif kind.startswith("numpy"):
+        # pybind11 casts any array to float64: complex numbers lost their imaginary part with only
+        # numpy's ComplexWarning, and bools and objects passed as numbers (a probe's findings).
+        dtype = _numpy.asarray(value).dtype
+        if dtype.kind not in "iuf":
+            raise TypeError(f"sabandit: {name} has dtype {dtype} (must hold real numbers: ints or "
+                            "floats)")
     elif isinstance(value, int):
         try:
             float(value)
@@ -159,7 +166,7 @@ def _numbers_checked(function):
     order, kinds = [], {}
     for i, (name, start) in enumerate(starts):
         end = starts[i + 1][1] if i + 1 < len(starts) else len(inner)
-        kind = _re.match(r"(?:Optional\[)?(int|float)\b", inner[start:end])
+        kind = _re.match(r"(?:Optional\[)?(int|float|numpy\.ndarray\[numpy\.float64)", inner[start:end])
         if keywords_only < 0 or start < keywords_only:
             order.append(name)
         if kind:

@@ -253,6 +253,13 @@ def test_number_arguments_are_named_when_refused():
     # not a message about the keyword it does not reach.
     with pytest.raises(TypeError, match="incompatible function arguments"):
         sabandit.ucb(3, 0.5, 2.0)
+    # Arrays of real numbers only: complex ones lost their imaginary part with a warning.
+    for dtype in (complex, bool, object):
+        with pytest.raises(TypeError, match=f"features has dtype {np.dtype(dtype)}"):
+            sabandit.ts_sa(features=np.ones((2, 3), dtype=dtype))
+    with pytest.raises(TypeError, match="theta has dtype complex128"):
+        sabandit.linear_gaussian(np.ones((2, 3)), np.ones((2, 3), dtype=complex))
+    assert sabandit.ts_sa(features=np.ones((2, 3), dtype=np.int32)).num_arms == 3
     # What was taken still is: numpy integers and floats, ints for floats.
     assert sabandit.thompson(np.int64(3), warmup=np.int32(2)).num_arms == 3
     assert sabandit.ts_sa(3, step_size=np.float32(50), temperature=2).parameters["step_size"] == 50.0

@@ -389,6 +389,11 @@ TEST_CASE("TS-SGLD preconditioned by the Fisher metric is stable where the ident
   // The gap is 1.2 sigma: after the first few hundred pulls the posterior sd of each mean is
   // below sigma / 10, and a chain at the posterior picks the worse arm with vanishing odds.
   CHECK(play({.metric = step_metric::fisher}) > 2700);
+  // Past 2 there the chain moves by 1 - 5 = -4 times its distance each round and diverges; the
+  // error states the Fisher metric's bound (it stated none).
+  CHECK_THROWS_WITH(play({.step_size = 5.0, .metric = step_metric::fisher}),
+                    Catch::Contains("the Fisher metric measures h in one reward's curvature: "
+                                    "keep h below about 2"));
 }
 
 TEMPLATE_TEST_CASE("a Langevin policy's K-arm constructor keeps the model it is given",

@@ -167,11 +167,14 @@ Eigen::Index ts_sgld<Model>::select(URBG& gen) {
     // With h past 2 / L (L: one reward's curvature) a chain grows geometrically and looks
     // sane for hundreds of rounds before it overflows; from its last finite iterate the next
     // move overflows again, so the remedy is a new policy, not another select().
+    // In the Fisher metric P times the curvature of the mean log-posterior is 1 (J / n each),
+    // so the bound is a number; in the identity metric it is the model's.
     const char* bound =
-        preconditioned ? "" :
-                       "; in the identity metric keep h below about 2 / L, L the curvature of "
-                       "one reward's log-likelihood: 1 / sigma^2 for gaussian_model(sigma^2), "
-                       "the largest rate for a Poisson; or use metric = step_metric::fisher";
+        preconditioned
+            ? "; the Fisher metric measures h in one reward's curvature: keep h below about 2"
+            : "; in the identity metric keep h below about 2 / L, L the curvature of one "
+              "reward's log-likelihood: 1 / sigma^2 for gaussian_model(sigma^2), the largest "
+              "rate for a Poisson; or use metric = step_metric::fisher";
     throw std::domain_error(std::string(diverged.what()) + " (h = " +
                             detail::value_text(params_.step_size) + bound +
                             ". The chains are unchanged, and every later select() will throw: "
