@@ -159,7 +159,9 @@ def _check_number(name, kind, value):
 
 
 def _numbers_checked(function):
-    line = function.__doc__.split("\n", 1)[0]
+    line = (function.__doc__ or "").split("\n", 1)[0]
+    if "(" not in line or ") ->" not in line:
+        return function  # no signature to read (another pybind11's docstrings): pybind11 checks
     inner = line[line.index("(") + 1:line.rindex(") ->")]
     starts = [(m.group(1), m.end()) for m in _re.finditer(r"(?:^|, )(\w+): ", inner)]
     keywords_only = inner.find(", *,")  # parameters past the `*` take no positional argument

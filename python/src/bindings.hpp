@@ -129,6 +129,15 @@ class python_model {
     py::gil_scoped_acquire gil;
     const py::object result =
         obj_.get().attr("grad_log_likelihood")(array(xs), array(phi), array(theta));
+    // Real numbers only: the cast to doubles dropped a complex gradient's imaginary part with
+    // only numpy's ComplexWarning (a probe's finding), and took bools and objects as numbers.
+    if (py::isinstance<py::array>(result)) {
+      const py::dtype dtype = result.cast<py::array>().dtype();
+      if (dtype.kind() != 'f' && dtype.kind() != 'i' && dtype.kind() != 'u')
+        throw py::type_error("sabandit: the model's grad_log_likelihood returned an array of dtype " +
+                             std::string(py::str(static_cast<const py::handle&>(dtype))) +
+                             ", not a 1-D array of d floats");
+    }
     const auto g = returned<Eigen::VectorXd>("grad_log_likelihood", result, "a 1-D array of d floats");
     if (g.size() != grad.size())
       detail::throw_invalid("grad_log_likelihood(...).size", g.size(),

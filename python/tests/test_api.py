@@ -572,6 +572,13 @@ def test_python_model_errors_and_pickling():
 
     with pytest.raises(TypeError, match="the model's grad_log_likelihood returned None"):
         play(sabandit.ts_sa(2, model=ReturnsNone()), gen, 10)
+
+    class ReturnsComplex(ExponentialModel):  # the cast dropped the imaginary part, with a warning
+        def grad_log_likelihood(self, xs, phi, theta):
+            return super().grad_log_likelihood(xs, phi, theta) + 0j
+
+    with pytest.raises(TypeError, match="returned an array of dtype complex128"):
+        play(sabandit.ts_sa(2, model=ReturnsComplex()), gen, 10)
     with pytest.raises(TypeError, match="needs a method"):
         sabandit.ts_sa(2, model=object())
 
