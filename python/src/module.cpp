@@ -89,14 +89,11 @@ py::class_<Env> bind_env(py::module_& m, const char* name, const char* doc, Make
   return cls;
 }
 
-}  // namespace
-
-
 // A SimulationResult from a pickle: the shapes simulate() gives, which final_regret, the repr and
 // numpy code index by (a tampered pickle with an empty mean_regret read past its end):
 // P >= 1 recorded rounds, increasing and positive, with P means, standard errors and fractions;
 // trials >= 1, with a final regret and a row of K >= 1 pull counts each.
-inline void require_consistent(const simulation_result& r) {
+void require_consistent(const simulation_result& r) {
   const auto fail = [](const std::string& what) {
     throw std::invalid_argument("sabandit: bad pickled SimulationResult: " + what);
   };
@@ -139,6 +136,9 @@ engine engine_of_words(const py::handle& given) {
                           "xoshiro256++ has no all-zero state; use Engine(seed)");
   return engine(words);
 }
+
+}  // namespace
+
 
 void bind_core(py::module_& m) {
   // ------------------------------------------------------------------------------ engine

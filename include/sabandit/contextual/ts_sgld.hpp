@@ -208,8 +208,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     while (next_.col(block).allFinite()) ++block;
     const params& p = this->parameters();
     const double pulls = static_cast<double>(histories_[static_cast<std::size_t>(block)].size());
-    const double mean_norm = squared_norms_(block) / pulls;
-    const double prior_term = p.step_size / (pulls * p.prior_variance * (mean_norm > 0.0 ? mean_norm : 1.0));
+    const double prior_term = step_of(block, pulls) / (pulls * p.prior_variance);
     throw std::domain_error(
         "sabandit: the contextual TS-SGLD chain of block " + std::to_string(block) +
         " became non-finite at step_size (h) = " + detail::value_text(p.step_size) +
@@ -220,6 +219,13 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
         ". Reduce h, or set prior_variance to the parameters' squared scale");
   }
 
+  // The step h' = h / s of a block with `pulls` pairs, s their mean |phi|^2 (header comment);
+  // h itself if every phi was 0.
+  [[nodiscard]] double step_of(Eigen::Index block, double pulls) const {
+    const double mean_norm = squared_norms_(block) / pulls;
+    return this->parameters().step_size / (mean_norm > 0.0 ? mean_norm : 1.0);
+  }
+
   // N moves of a started block's chain, in next_.
   template <std::uniform_random_bit_generator URBG>
   void move(Eigen::Index block, URBG& gen) {
@@ -228,8 +234,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     if (n < warm_up_pulls_) return;
     const params& p = this->parameters();
     const double pulls = static_cast<double>(n);
-    const double mean_norm = squared_norms_(block) / pulls;  // 0 only if every phi was 0
-    const double step = p.step_size / (mean_norm > 0.0 ? mean_norm : 1.0);
+    const double step = step_of(block, pulls);
     const double weight = 1.0 / static_cast<double>(p.batch_size);
     work_.theta = next_.col(block);
     for (Eigen::Index s = 0; s < p.inner_steps; ++s) {
