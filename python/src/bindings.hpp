@@ -361,6 +361,17 @@ inline py::object index_of(std::string_view name, const py::handle& value) {
   return index;
 }
 
+/// A d x K array argument (features, theta): a 1-D array is refused by name, since Eigen's
+/// conversion made it one column, one arm of dimension its length, where a user meant one
+/// value per arm (K arms of d = 1 is reshape(1, K)).
+inline Eigen::MatrixXd matrix_of(const std::string& name,
+                                 const py::array_t<double, py::array::forcecast>& array) {
+  if (array.ndim() != 2)
+    detail::throw_invalid(name + ".ndim", static_cast<Eigen::Index>(array.ndim()),
+                          "must be 2: a d x K array (K arms of d = 1: reshape(1, K))");
+  return array.cast<Eigen::MatrixXd>();
+}
+
 /// An arm from Python: an int, or what stands for one (a numpy integer, a 0-d integer array:
 /// operator.index). pybind11's own conversion, int(x), also took True as arm 1, 1.0 and
 /// np.array([1]): a swapped argument (update(clicked, arm, ...)) then played on silently.

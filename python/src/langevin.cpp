@@ -54,19 +54,14 @@ py::dict ts_sgld_dict(const typename ts_sgld<Model>::params& p) {
   return d;
 }
 
-/// The features: `features` (d x K) if given, else phi_a = 1 for `num_arms` arms. A 1-D array
-/// is refused: Eigen's conversion made it one arm of dimension its length, where a user meant
-/// one feature per arm (K arms of d = 1 is features.reshape(1, K)).
+/// The features: `features` (d x K, matrix_of) if given, else phi_a = 1 for `num_arms` arms.
 inline Eigen::MatrixXd features_of(std::optional<Eigen::Index> num_arms,
                                    std::optional<py::array_t<double, py::array::forcecast>> features, Eigen::Index per_arm) {
   if (features.has_value() == num_arms.has_value())
     throw std::invalid_argument("sabandit: invalid argument: give num_arms or features (a d x K "
                                 "array), exactly one of them");
   if (features) {
-    if (features->ndim() != 2)
-      detail::throw_invalid("features.ndim", static_cast<Eigen::Index>(features->ndim()),
-                            "must be 2: a d x K array (K arms of d = 1: reshape(1, K))");
-    return features->cast<Eigen::MatrixXd>();
+    return matrix_of("features", *features);
   }
   // Before allocating: the constructor's own check comes after the features exist.
   detail::require_at_least<Eigen::Index>("num_arms", *num_arms, 1);

@@ -249,14 +249,23 @@ void bind_core(py::module_& m) {
         py::arg("gap") = 0.5, "K - 1 Poisson arms of mean best - gap and one of mean best.");
   m.def("exponential_gap", &make_exponential_gap, py::arg("num_arms"), py::arg("best") = 2.0,
         py::arg("gap") = 0.5, "K - 1 exponential arms of mean best - gap and one of mean best.");
-  m.def("linear_gaussian", &make_linear_gaussian, py::arg("features"), py::arg("theta"),
-        py::arg("noise_variance") = 1.0, "Arm a: N(<features[:, a], theta[:, a]>, noise_variance).");
-  m.def("logistic", &make_logistic, py::arg("features"), py::arg("theta"),
-        "Arm a: Bernoulli(sigmoid(<features[:, a], theta[:, a]>)).");
+  using matrix_arg = py::array_t<double, py::array::forcecast>;
+  m.def("linear_gaussian", [](const matrix_arg& features, const matrix_arg& theta, double noise_variance) {
+    Eigen::MatrixXd phi = matrix_of("features", features);  // features named first
+    return make_linear_gaussian(phi, matrix_of("theta", theta), noise_variance);
+  }, py::arg("features"), py::arg("theta"), py::arg("noise_variance") = 1.0,
+     "Arm a: N(<features[:, a], theta[:, a]>, noise_variance); features and theta are d x K.");
+  m.def("logistic", [](const matrix_arg& features, const matrix_arg& theta) {
+    Eigen::MatrixXd phi = matrix_of("features", features);
+    return make_logistic(phi, matrix_of("theta", theta));
+  }, py::arg("features"), py::arg("theta"),
+     "Arm a: Bernoulli(sigmoid(<features[:, a], theta[:, a]>)); features and theta are d x K.");
   m.def("random_features", [](Eigen::Index d, Eigen::Index k, engine& gen) { return random_features(d, k, gen); },
         py::arg("dimension"), py::arg("num_arms"), py::arg("engine"),
         "A d x K matrix of N(0, 1/d) features.");
-  m.def("parameters_with_predictors", &parameters_with_predictors, py::arg("features"), py::arg("eta"),
+  m.def("parameters_with_predictors", [](const matrix_arg& features, const Eigen::VectorXd& eta) {
+    return parameters_with_predictors(matrix_of("features", features), eta);
+  }, py::arg("features"), py::arg("eta"),
         "theta (d x K) with <features[:, a], theta[:, a]> = eta[a].");
 
   // ---------------------------------------------------------------------------------- UCB

@@ -86,6 +86,14 @@ def test_features_and_model_objects():
         with pytest.raises(ValueError, match="features.ndim = 1"):
             make(features=np.array([1.0, 2.0, 3.0]))
         assert make(features=[[1, 2, 3]]).num_arms == 3
+    # So are the environments' and parameters_with_predictors' (a 1-D pair was one arm, d = 3).
+    with pytest.raises(ValueError, match="features.ndim = 1"):
+        sabandit.linear_gaussian(np.ones(3), np.ones(3))
+    with pytest.raises(ValueError, match="theta.ndim = 1"):
+        sabandit.logistic(np.ones((1, 3)), np.ones(3))
+    with pytest.raises(ValueError, match="features.ndim = 1"):
+        sabandit.parameters_with_predictors(np.ones(3), np.ones(3))
+    np.testing.assert_allclose(sabandit.logistic([[1, 1]], [[0.0, 100.0]]).means, [0.5, 1.0])
     with pytest.raises(ValueError, match=r"eta\(2\) = nan"):
         sabandit.parameters_with_predictors(phi, np.array([0, 1, np.nan, 0, 0, 0.0]))
     with pytest.raises(ValueError, match=r"features.col\(0\).squaredNorm\(\) = 0"):

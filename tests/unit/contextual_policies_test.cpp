@@ -35,7 +35,8 @@ namespace {
 
 // --- Straightforward implementations of issue 21's formulas, sharing no code with the
 // library's: A_a as a plain matrix, inverted each time. Only the random primitives
-// (standard_normal, uniform_index) are the library's, so that both consume the same draws.
+// (standard_normal, detail::index_below) are the library's, so that both consume the same
+// draws.
 
 // argmax with ties broken uniformly: the tied arms in index order, one uniform index among them.
 template <class URBG>
@@ -45,7 +46,8 @@ Eigen::Index reference_argmax(const Eigen::VectorXd& scores, URBG& gen) {
   for (Eigen::Index a = 0; a < scores.size(); ++a)
     if (scores(a) == best) ties.push_back(a);
   if (ties.size() == 1) return ties.front();
-  return ties[static_cast<std::size_t>(uniform_index(static_cast<Eigen::Index>(ties.size()), gen))];
+  const auto pick = detail::index_below(static_cast<Eigen::Index>(ties.size()), gen);
+  return ties[static_cast<std::size_t>(pick)];
 }
 
 struct reference_ridge {
@@ -184,6 +186,33 @@ TEST_CASE("LinUCB breaks its initial ties uniformly", "[contextual][linucb]") {
     counts(policy.select(x, gen)) += 1.0;
   }
   CHECK(((counts - 1000.0).abs() <= 137.0).all());
+}
+
+TEST_CASE("the contextual policies' index draw covers counts past 2^32 and refuses an empty one",
+          "[contextual][random]") {
+  // A history of 2^33 rewards (contextual TS-SGLD draws slots of it): its 32-bit draw truncated
+  // the count (to 0 here). Uniform over [0, 2^33), 64 draws all fall below 2^32 with
+  // probability 2^-64, and a draw at or past 2^33 is impossible.
+  xoshiro256pp gen(5);
+  constexpr Eigen::Index big = Eigen::Index{1} << 33;
+  bool above = false;
+  for (int i = 0; i < 64; ++i) {
+    const Eigen::Index slot = detail::index_below(big, gen);
+    REQUIRE(slot >= 0);
+    REQUIRE(slot < big);
+    above = above || slot >= (Eigen::Index{1} << 32);
+  }
+  CHECK(above);
+  // The 32-bit path: nothing outside [0, 3), and every value of it in 300 draws (a value is
+  // missed with probability 3 (2/3)^300 < 1e-52).
+  Eigen::ArrayXd counts = Eigen::ArrayXd::Zero(3);
+  for (int i = 0; i < 300; ++i) {
+    const Eigen::Index arm = detail::index_below(3, gen);
+    REQUIRE((arm >= 0 && arm < 3));
+    counts(arm) += 1.0;
+  }
+  CHECK((counts > 0.0).all());
+  CHECK_THROWS_WITH(detail::index_below(0, gen), Catch::Contains("n = 0"));
 }
 
 TEST_CASE("epsilon-greedy ridge explores with probability epsilon", "[contextual][epsilon]") {

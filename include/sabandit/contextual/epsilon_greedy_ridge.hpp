@@ -48,7 +48,7 @@ class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     require_context(x, this->context_size());
     if (to_unit_interval(random_bits64(gen)) < this->parameters().epsilon)
-      return uniform_index(this->num_arms(), gen);
+      return detail::index_below(this->num_arms(), gen);
     return this->argmax_of(
         x,
         [&](Eigen::Index, const vector_cref& phi, Eigen::Index block) {

@@ -10,16 +10,25 @@
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/lemire32.hpp"
 
-namespace sabandit::contextual {
-
-/// A uniform index in [0, n), 1 <= n < 2^32, from one 64-bit word of `gen` (its low half;
-/// more words only in the rare case that Lemire's exact test rejects it).
+// In sabandit::detail, not a contextual::detail (contextual/simulate.hpp says why).
+namespace sabandit::detail {
+/// A uniform index in [0, n), n >= 1, from one 64-bit word of `gen` (its low half, by
+/// Lemire's exact 32-bit method: more words only when its test rejects), the contextual
+/// policies' draw of an arm, a tie or a history slot. A count of 2^32 or more (a history that
+/// long) takes sabandit::uniform_index's 64-bit draw instead: the 32-bit bound would truncate
+/// it, and its indices would then never reach the newest entries. Count first, engine second
+/// is this helper's order, not the public uniform_index(gen, n)'s: it is not for users.
 template <std::uniform_random_bit_generator URBG>
-[[nodiscard]] Eigen::Index uniform_index(Eigen::Index n, URBG& gen) {
+[[nodiscard]] Eigen::Index index_below(Eigen::Index n, URBG& gen) {
+  if (n < 1 || n > Eigen::Index{0xFFFFFFFF})
+    return static_cast<Eigen::Index>(sabandit::uniform_index(gen, n));  // throws for n < 1
   const auto bound = static_cast<std::uint32_t>(n);
   const auto word = static_cast<std::uint32_t>(random_bits64(gen));
-  return detail::lemire32_index(detail::lemire32_accept(word, bound, gen), bound);
+  return lemire32_index(lemire32_accept(word, bound, gen), bound);
 }
+}  // namespace sabandit::detail
+
+namespace sabandit::contextual {
 
 /// argmax_a scores(a), a uniformly random one of the maximisers when several tie exactly.
 /// Draws from `gen` only when there is a tie, so that a problem without ties consumes the
@@ -36,7 +45,7 @@ template <std::uniform_random_bit_generator URBG>
     }
   }
   if (ties == 1) return best;
-  Eigen::Index pick = uniform_index(ties, gen);
+  Eigen::Index pick = detail::index_below(ties, gen);
   for (Eigen::Index a = best;; ++a) {
     if (scores(a) == scores(best) && pick-- == 0) return a;
   }

@@ -240,7 +240,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     for (Eigen::Index s = 0; s < p.inner_steps; ++s) {
       work_.gradient = work_.theta * (-1.0 / (pulls * p.prior_variance));  // (1/n) grad log pi
       for (Eigen::Index j = 0; j < p.batch_size; ++j) {
-        const Eigen::Index slot = uniform_index(n, gen);
+        const Eigen::Index slot = detail::index_below(n, gen);
         add_gradient_term(model_, history.phi(slot), work_.theta, history.reward(slot), weight,
                           work_.gradient, work_.terms);
       }
