@@ -169,6 +169,58 @@ inline std::string shell_command(const std::string& program, const std::vector<s
   return text;
 }
 
+/// The message for arguments no option took (CLI11's ExtrasError printed them reversed, as
+/// the reversed vector it parses, and without a hint): them in command-line order, then, for a
+/// long option, the subcommand whose option it is, or the parsed job's nearest option name
+/// ("--trails": did you mean --trials?).
+inline std::string extras_message(const CLI::App& app, const std::vector<job>& jobs) {
+  const CLI::App* parsed = &app;
+  for (const auto& j : jobs)
+    if (j.command->parsed()) parsed = j.command;
+  std::string message, listed;
+  for (const auto& arg : app.remaining(true)) listed += (listed.empty() ? "" : " ") + arg;
+  message = (parsed == &app ? "" : parsed->get_name() + ": ") + "unexpected argument(s): " + listed;
+  std::string first;
+  for (const auto& arg : app.remaining(true))
+    if (arg.rfind("--", 0) == 0) { first = arg.substr(0, arg.find('=')); break; }
+  if (first.empty()) return message;
+  const auto long_names = [](const CLI::App* command) {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : command->get_options())
+      for (const auto& name : option->get_lnames()) names.push_back("--" + name);
+    return names;
+  };
+  for (const auto& j : jobs) {
+    const auto names = long_names(j.command);
+    if (j.command != parsed && std::find(names.begin(), names.end(), first) != names.end())
+      return message + " (" + first + " is an option of '" + j.command->get_name() + "')";
+  }
+  // Levenshtein distance, for one near-miss suggestion (at most 2 edits).
+  const auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  std::size_t best_distance = 3;
+  for (const auto& name : long_names(parsed)) {
+    if (const auto d = distance(first, name); d < best_distance) {
+      best = name;
+      best_distance = d;
+    }
+  }
+  return best.empty() ? message : message + " (did you mean " + best + "?)";
+}
+
 /// Runs the program `app` with `args` (without the program name): `jobs` are its subcommands
 /// (add_common_options), or the program itself when it has one job; returns the exit status: 0 success, 1
 /// the job failed, 2 a bad command line or parameter file (also sizes beyond the library's bound,
@@ -187,6 +239,8 @@ inline int run_program(CLI::App& app, const std::vector<job>& jobs, const std::v
     app.parse(reversed);
   } catch (const usage_error& error) {
     return usage(error.what());
+  } catch (const CLI::ExtrasError&) {
+    return usage(extras_message(app, jobs));
   } catch (const CLI::ParseError& error) {
     const auto rest = app.remaining();
     if (error.get_exit_code() != 0 && jobs.front().command != &app && app.get_subcommands().empty() &&
@@ -214,7 +268,9 @@ inline int run_program(CLI::App& app, const std::vector<job>& jobs, const std::v
   } catch (const sabandit::state_size_error& error) {
     // The library's size bound (bounds::state_doubles): sizes that fit 64 bits but not the
     // bound, e.g. --trials x --record-points, are a bad command line like those that overflow.
-    return usage(error.what());
+    // The library's message names its own terms (trials, recorded points): say which options.
+    return usage(std::string("a size on the command line (--trials, --record-points, --arms, ...) is "
+                             "beyond the library's bound: ") + error.what());
   } catch (const std::bad_alloc&) {
     err << program << ": not enough memory for this job (--trials x --record-points, or --configs, too large?)\n";
     return 1;

@@ -31,6 +31,7 @@
 #include <sabandit/sim/progress.hpp>
 
 #include "common/cancel.hpp"
+#include "common/checked.hpp"
 
 extern char** environ;
 
@@ -116,7 +117,8 @@ class output_set {
     } catch (const std::exception& error) {
       discard();
       remove_created();
-      throw std::runtime_error("--out " + out_.string() + " is not a writable folder: " + error.what());
+      // A bad --out, refused before any computing: a bad command line (exit status 2).
+      throw usage_error("--out " + out_.string() + " is not a writable folder: " + error.what());
     }
   }
   output_set(const output_set&) = delete;

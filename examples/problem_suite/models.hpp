@@ -262,7 +262,7 @@ inline job add_models(CLI::App& app) {
   auto o = std::make_shared<models_options>();
   return {add_common_options(app.add_subcommand("models",
                                                 "Bernoulli and Poisson bandits: {Bernoulli, Poisson} x gap {0.1, 0.5} x "
-                                                "K {10, 50}, eight policies and the Lai-Robbins bound"),
+                                                "K {10, 50}, nine policies and the Lai-Robbins bound"),
                              o->common, "results/models", o->horizon, &o->trials, "Trials per setting"),
           [o](std::ostream& out, const seconds_since_start& seconds) {
             run_models(*o).print(out, "models", seconds(), o->common);

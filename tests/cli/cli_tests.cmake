@@ -20,6 +20,9 @@ sabandit_cli_test("negative seed" 2 "--seed must be an integer in \\[0, 18446744
 sabandit_cli_test("seed 2^64" 2 "--seed must be an integer" figure1 --seed 18446744073709551616)
 sabandit_cli_test("unknown subcommand" 2 "unknown subcommand 'figure2'; valid subcommands: figure1, ablation, tune\n" figure2)
 sabandit_cli_test("no subcommand" 2 "A subcommand is required")
+# Arguments no option takes: in their order, with the job whose option it is, or a near miss.
+sabandit_cli_test("misspelt option" 2 "^reproduce_paper: figure1: unexpected argument\\(s\\): --trails 5 \\(did you mean --trials\\?\\)\n" figure1 --trails 5)
+sabandit_cli_test("another job's option" 2 "figure1: unexpected argument\\(s\\): --env XYZ \\(--env is an option of 'tune'\\)" figure1 --env XYZ)
 sabandit_cli_test("trials overflow" 2 "--horizon \\(T\\) x --trials \\(R\\) is too large.*overflows 64 bits" figure1 -R 4611686018427387904)
 sabandit_cli_test("rungs overflow" 2 "--initial-trials x --eta\\^\\(--rungs - 1\\) is too large" tune --rungs 50 --initial-trials 1)
 # problem_suite: sabandit's own evaluation, its two jobs checked by the same code.
@@ -31,7 +34,8 @@ sabandit_program_test(problem_suite "suite unknown subcommand" 2 "unknown subcom
 sabandit_program_test(contextual_benchmark "contextual version" 0 "^contextual_benchmark \\(sabandit ${PROJECT_VERSION}\\)\n$" --version)
 sabandit_program_test(contextual_benchmark "contextual help" 0 "Usage: contextual_benchmark.*--tune-trials.*--datasets" --help)
 sabandit_program_test(contextual_benchmark "contextual zero trials" 2 "^contextual_benchmark: --trials must be ≥ 1 \\(got 0\\)\n" -R 0)
-sabandit_program_test(contextual_benchmark "contextual stray argument" 2 "not expected: figure1" figure1)
+sabandit_program_test(contextual_benchmark "contextual stray argument" 2 "^contextual_benchmark: unexpected argument\\(s\\): figure1\n" figure1)
+sabandit_cli_test("unwritable out" 2 "^reproduce_paper: --out /proc/sabandit is not a writable folder" figure1 -T 10 -R 1 --no-plots --out /proc/sabandit)
 sabandit_cli_test("missing params file" 2 "cannot open parameter file /nonexistent/p.txt" figure1 --params /nonexistent/p.txt)
 
 # Issue 11: the tune job's protocol and TS-SA search space are named choices; the paper protocol

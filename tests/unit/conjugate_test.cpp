@@ -262,6 +262,9 @@ TEST_CASE("KL-UCB indices match values computed by hand", "[kl_ucb]") {
         Approx(1.0 + std::sqrt(2 * 2.0 * std::log(30.0) / 8)).margin(1e-10));
   CHECK(kl_ucb_index(bernoulli_model{}, 1.0, 3, 2.0) == 1.0);
   CHECK(kl_ucb_index(bernoulli_model{}, 0.3, 3, 0.0) == 0.3);
+  // The policy keeps the model it was given: its divergence is the index's.
+  const kl_ucb<gaussian_model> policy(3, {}, gaussian_model(2.0));
+  CHECK(policy.model().noise_variance() == 2.0);
 }
 
 TEST_CASE("KL-UCB, Beta-Bernoulli TS and epsilon-TS: sublinear regret on a Bernoulli bandit",

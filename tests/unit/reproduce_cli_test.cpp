@@ -129,6 +129,7 @@ TEST_CASE("sizes beyond the library's bound are bad command lines that leave no 
   const auto r = run({"figure1", "-R", "99999999999", "--out", out.string(), "--no-plots"});
   CHECK(r.status == 2);
   CHECK(r.err.find("trials = 99999999999") != std::string::npos);
+  CHECK(r.err.find("--trials") != std::string::npos);  // the option, beside the library's term
   CHECK(r.err.find("Run with --help") != std::string::npos);
   CHECK_FALSE(fs::exists(top));
   fs::create_directories(out);

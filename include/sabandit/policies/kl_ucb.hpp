@@ -110,6 +110,8 @@ class kl_ucb {
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return stats_.num_arms(); }
   /// The parameters as validated at construction.
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
+  /// The reward model (its divergence sets the index).
+  [[nodiscard]] const Model& model() const noexcept { return model_; }
 
   /// K index computations a round (each a few Newton steps). The engine is not used.
   template <std::uniform_random_bit_generator URBG>

@@ -20,9 +20,10 @@ namespace sabandit::state {
 namespace detail {
 
 [[noreturn]] inline void throw_file_error(int error, const std::string& what,
-                                          const std::filesystem::path& path) {
+                                          const std::filesystem::path& path,
+                                          const std::string& detail = "") {
   throw std::system_error(error != 0 ? error : EIO, std::generic_category(),
-                          "sabandit: " + what + " " + printable(path.string(), 256));
+                          "sabandit: " + what + " " + printable(path.string(), 256) + detail);
 }
 
 // After the blocks restore_file was asked for, only blank lines: a checkpoint holds what
@@ -60,13 +61,15 @@ void save_file(const std::filesystem::path& path, const T&... objects) {
   try {
     errno = 0;
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) detail::throw_file_error(errno, "cannot create the checkpoint file", temporary);
+    // The path the caller passed is named first: the temporary is ours, not theirs to know.
+    const auto through = " (through its temporary " + printable(temporary.string(), 256) + ")";
+    if (!out) detail::throw_file_error(errno, "cannot create the checkpoint file", path, through);
     out.exceptions(std::ios::failbit | std::ios::badbit);
     try {
       save_all(out, objects...);
       out.close();
     } catch (const std::ios_base::failure&) {
-      detail::throw_file_error(errno, "cannot write the checkpoint file", temporary);
+      detail::throw_file_error(errno, "cannot write the checkpoint file", path, through);
     }
     std::error_code ec;
     std::filesystem::rename(temporary, path, ec);
