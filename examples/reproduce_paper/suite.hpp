@@ -421,19 +421,41 @@ inline grid_params grid_params::from_text(const std::string& text, const std::st
     try {
       current().validate();
     } catch (const std::exception& error) {
-      // "TS-SA: step_size (h) = -1 ...": the lines where this section set TS-SA's keys.
+      // "TS-SA: step_size (h) = -1 ...": the library names its own field (temperature, where
+      // the file says tau), so the keys to blame are found by undoing each of that policy's keys
+      // this section set (back to what it had before: the base, or the defaults): a key whose
+      // undoing changes the error is one it names. Else every such key's line is listed.
       const std::string what = error.what();
-      std::vector<int> numbers;
+      const suite_params before = grid.sections.empty() ? suite_params{} : grid.base;
+      const auto previous = before.values();
+      const auto error_without = [&](const std::string& key) -> std::string {
+        suite_params undone = current();
+        for (const auto& [k, value] : previous)
+          if (k == key) undone.set_text(k, value);
+        try {
+          undone.validate();
+          return {};
+        } catch (const std::exception& other) {
+          return other.what();
+        }
+      };
+      std::vector<std::pair<int, std::string>> all, blamed;
       if (const auto colon = what.find(": "); colon != std::string::npos) {
         const std::string prefix = what.substr(0, colon) + ".";
-        for (const auto& [key, line] : seen)
-          if (key.starts_with(prefix)) numbers.push_back(line);
+        for (const auto& [key, line] : seen) {
+          if (!key.starts_with(prefix)) continue;
+          all.emplace_back(line, key);
+          if (error_without(key) != what) blamed.emplace_back(line, key);
+        }
       }
-      std::sort(numbers.begin(), numbers.end());
+      auto& lines_of = blamed.empty() ? all : blamed;
+      std::sort(lines_of.begin(), lines_of.end());
       std::string lines;
-      for (const int line : numbers) lines += (lines.empty() ? "" : ", ") + std::to_string(line);
+      for (const auto& [line, key] : lines_of)
+        lines += (lines.empty() ? "" : ", ") + std::to_string(line) + " (" + key + ")";
+      const std::string where = blamed.empty() ? " (its parameters are set on line(s) " : " (set on line ";
       throw usage_error(source + (grid.sections.empty() ? "" : ", section " + grid.sections.back().first.header()) +
-                        ": " + what + (lines.empty() ? "" : " (its parameters are set on line(s) " + lines + ")"));
+                        ": " + what + (lines.empty() ? "" : where + lines + ")"));
     }
   };
   std::istringstream in(text);

@@ -168,11 +168,15 @@ TEST_CASE("parameter files: every number read whole, keys known and set once", "
   CHECK(parse_error("TS.tau = -1\n").find("p.txt:") == 0);
   CHECK(parse_error("TS.tau = -1\n").find("temperature") != std::string::npos);
   CHECK(parse_error("TS-SA.B = 0\n").find("window") != std::string::npos);
-  // A policy's own check names the policy and the lines of its keys (it named neither).
+  // A policy's own check names the policy and the line of the key it refuses (it named
+  // neither, then every line of the policy's keys), though the library names its own field.
   CHECK(parse_error("TS.tau = 1\n# c\nTS-SA.h = -1\nTS-SA.N = 2\n")
             .find("p.txt: TS-SA: invalid argument: step_size (h) = -1") == 0);
   CHECK(parse_error("TS.tau = 1\n# c\nTS-SA.h = -1\nTS-SA.N = 2\n")
-            .find("(its parameters are set on line(s) 3, 4)") != std::string::npos);
+            .find("(set on line 3 (TS-SA.h))") != std::string::npos);
+  const std::string tau = parse_error("TS.warmup = 2\nTS.tau = -1\nTS.prior_mean = 1\n");
+  CHECK(tau.find("temperature = -1") != std::string::npos);
+  CHECK(tau.find("(set on line 2 (TS.tau))") != std::string::npos);
   CHECK(parse_error("TS.prior_variance = inf\n") == "accepted");  // flat, as TS-SA's
   // Sizes allocated K times are bounded before any policy is built (B = 10^9 allocated 16 GB).
   CHECK(parse_error("TS-SA.B = 1000000000\n").find("TS-SA.B = 1000000000 is above 1048576") !=

@@ -236,6 +236,10 @@ TEST_CASE("per-setting parameter files: sections override the base; mistakes nam
   CHECK(error("TS.tau = 1\n[K = 10, gap = 0.1]\nTS.tau = 2\n") == "accepted");  // a section may override
   CHECK(error("[K = 10, gap = 0.1]\nTS.tau = x\n").find("p.txt:2: TS.tau: 'x' is not a finite decimal number") == 0);
   CHECK(error("[K = 10, gap = 0.1]\nTS-SA.B = 0\n").find("p.txt, section [K = 10, gap = 0.1]: ") == 0);
+  // A section's refused key is found by undoing it to the base's value (the library names its
+  // own field, temperature): the line of the section's tau, not the base's or the warm-up's.
+  CHECK(error("TS.tau = 2\n[K = 10, gap = 0.1]\nTS.warmup = 3\nTS.tau = 0\n")
+            .find("(set on line 4 (TS.tau))") != std::string::npos);
   // A file for one setting only (tune --protocol single, figure1) has no sections.
   CHECK_THROWS_WITH(repro::suite_params::from_text("TS.tau = 1\n[K = 10, gap = 0.1]\n", "p.txt"),
                     Catch::Contains("p.txt:2: sections are for figure1's per-setting parameters"));
