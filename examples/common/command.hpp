@@ -170,9 +170,10 @@ inline std::string shell_command(const std::string& program, const std::vector<s
 }
 
 /// The message for arguments no option took (CLI11's ExtrasError printed them reversed, as
-/// the reversed vector it parses, and without a hint): them in command-line order, then, for a
-/// long option, the subcommand whose option it is, or the parsed job's nearest option name
-/// ("--trails": did you mean --trials?).
+/// the reversed vector it parses, and without a hint): them in command-line order, then, for
+/// the first long option among them, where it belongs: the parsed job's own option given out of
+/// place (before the subcommand, or after "--"), another subcommand's option, or the parsed
+/// job's nearest option name ("--trails": did you mean --trials?).
 inline std::string extras_message(const CLI::App& app, const std::vector<job>& jobs) {
   const CLI::App* parsed = &app;
   for (const auto& j : jobs)
@@ -190,9 +191,15 @@ inline std::string extras_message(const CLI::App& app, const std::vector<job>& j
       for (const auto& name : option->get_lnames()) names.push_back("--" + name);
     return names;
   };
+  const auto has = [&](const CLI::App* command) {
+    const auto names = long_names(command);
+    return std::find(names.begin(), names.end(), first) != names.end();
+  };
+  if (parsed != &app && has(parsed))
+    return message + " (" + first + " is an option of '" + parsed->get_name() +
+           "': give it after the subcommand, and before any '--')";
   for (const auto& j : jobs) {
-    const auto names = long_names(j.command);
-    if (j.command != parsed && std::find(names.begin(), names.end(), first) != names.end())
+    if (j.command != parsed && has(j.command))
       return message + " (" + first + " is an option of '" + j.command->get_name() + "')";
   }
   // Levenshtein distance, for one near-miss suggestion (at most 2 edits).
@@ -269,7 +276,7 @@ inline int run_program(CLI::App& app, const std::vector<job>& jobs, const std::v
     // The library's size bound (bounds::state_doubles): sizes that fit 64 bits but not the
     // bound, e.g. --trials x --record-points, are a bad command line like those that overflow.
     // The library's message names its own terms (trials, recorded points): say which options.
-    return usage(std::string("a size on the command line (--trials, --record-points, --arms, ...) is "
+    return usage(std::string("a size on the command line (--trials, --record-points, ...) is "
                              "beyond the library's bound: ") + error.what());
   } catch (const std::bad_alloc&) {
     err << program << ": not enough memory for this job (--trials x --record-points, or --configs, too large?)\n";

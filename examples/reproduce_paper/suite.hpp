@@ -223,11 +223,13 @@ struct suite_params {
   static constexpr Eigen::Index max_step_work = Eigen::Index{1} << 22;
 
   /// Checks the sizes above, then builds each policy once (with 2 arms): the library rejects
-  /// what it would reject in a job, but before any computing.
-  void validate() const {
+  /// what it would reject in a job, but before any computing. `only`: the checks of that
+  /// policy ("TS-SA") alone, else all.
+  void validate(std::string_view only = {}) const {
+    const auto mine = [&](std::string_view key) { return only.empty() || key.starts_with(std::string(only) + "."); };
     for (const auto& [key, size] : {std::pair<const char*, Eigen::Index>{"TS-SA.B", sa.window},
                                     {"TS-SGLD.batch_size", sgld.batch_size}}) {
-      if (size > max_per_arm_size)
+      if (mine(key) && size > max_per_arm_size)
         throw usage_error(std::string(key) + " = " + std::to_string(size) + " is above " +
                           std::to_string(max_per_arm_size) +
                           " (2^20, this program's memory cap for a size allocated per arm)");
@@ -236,7 +238,7 @@ struct suite_params {
          {std::tuple<const char*, Eigen::Index, Eigen::Index>{"TS-SA.N x TS-SA.B", sa.inner_steps, sa.window},
           {"TS-SGLD.N x TS-SGLD.batch_size", sgld.inner_steps, sgld.batch_size}}) {
       Eigen::Index work = 0;
-      if (steps > 0 && size > 0 && (__builtin_mul_overflow(steps, size, &work) || work > max_step_work))
+      if (mine(keys) && steps > 0 && size > 0 && (__builtin_mul_overflow(steps, size, &work) || work > max_step_work))
         throw usage_error(std::string(keys) + " = " + std::to_string(steps) + " x " + std::to_string(size) +
                           " is above " + std::to_string(max_step_work) +
                           " (2^22, this program's bound on the rewards an arm's step visits in a "
@@ -244,7 +246,8 @@ struct suite_params {
     }
     // Each policy's own checks, said with the policy's name: "prior.variance = 1e-300" alone did
     // not say whose (a probe's finding). from_text adds the lines of that policy's keys.
-    const auto check = [](const char* policy, auto&& make) {
+    const auto check = [&](const char* policy, auto&& make) {
+      if (!only.empty() && only != policy) return;
       try {
         (void)make();
       } catch (const std::invalid_argument& error) {
@@ -423,39 +426,48 @@ inline grid_params grid_params::from_text(const std::string& text, const std::st
     } catch (const std::exception& error) {
       // "TS-SA: step_size (h) = -1 ...": the library names its own field (temperature, where
       // the file says tau), so the keys to blame are found by undoing each of that policy's keys
-      // this section set (back to what it had before: the base, or the defaults): a key whose
-      // undoing changes the error is one it names. Else every such key's line is listed.
+      // this section set, one at a time, back to what it had before (the base, or the defaults):
+      // a key is blamed when its undoing alone passes that policy's checks (the others may fail
+      // on other mistakes of the file). An undoing that throws or fails them blames nothing (it
+      // may make an error of its own: B back to a base of 2^20 beside N = 8). When no key alone
+      // is to blame, every such key's line is listed.
       const std::string what = error.what();
-      const suite_params before = grid.sections.empty() ? suite_params{} : grid.base;
-      const auto previous = before.values();
-      const auto error_without = [&](const std::string& key) -> std::string {
-        suite_params undone = current();
-        for (const auto& [k, value] : previous)
-          if (k == key) undone.set_text(k, value);
+      const auto previous = (grid.sections.empty() ? suite_params{} : grid.base).values();
+      const auto colon = what.find(": ");
+      const std::string policy = colon == std::string::npos ? std::string() : what.substr(0, colon);
+      const auto valid_without = [&](const std::string& key) {
         try {
-          undone.validate();
-          return {};
-        } catch (const std::exception& other) {
-          return other.what();
+          suite_params undone = current();
+          for (const auto& [k, value] : previous)
+            if (k == key) undone.set_text(k, value);
+          undone.validate(policy);
+          return true;
+        } catch (const std::exception&) {
+          return false;
         }
       };
       std::vector<std::pair<int, std::string>> all, blamed;
-      if (const auto colon = what.find(": "); colon != std::string::npos) {
-        const std::string prefix = what.substr(0, colon) + ".";
+      if (!policy.empty()) {
+        const std::string prefix = policy + ".";
         for (const auto& [key, line] : seen) {
           if (!key.starts_with(prefix)) continue;
           all.emplace_back(line, key);
-          if (error_without(key) != what) blamed.emplace_back(line, key);
+          if (valid_without(key)) blamed.emplace_back(line, key);
         }
       }
-      auto& lines_of = blamed.empty() ? all : blamed;
-      std::sort(lines_of.begin(), lines_of.end());
       std::string lines;
-      for (const auto& [line, key] : lines_of)
-        lines += (lines.empty() ? "" : ", ") + std::to_string(line) + " (" + key + ")";
-      const std::string where = blamed.empty() ? " (its parameters are set on line(s) " : " (set on line ";
+      if (!blamed.empty()) {  // "(TS.tau, set on line 2)"
+        std::sort(blamed.begin(), blamed.end());
+        for (const auto& [line, key] : blamed)
+          lines += (lines.empty() ? " (" : "; ") + key + ", set on line " + std::to_string(line);
+        lines += ")";
+      } else if (!all.empty()) {
+        std::sort(all.begin(), all.end());
+        for (const auto& [line, key] : all) lines += (lines.empty() ? "" : ", ") + std::to_string(line);
+        lines = " (its parameters are set on line(s) " + lines + ")";
+      }
       throw usage_error(source + (grid.sections.empty() ? "" : ", section " + grid.sections.back().first.header()) +
-                        ": " + what + (lines.empty() ? "" : where + lines + ")"));
+                        ": " + what + lines);
     }
   };
   std::istringstream in(text);

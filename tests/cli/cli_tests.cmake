@@ -22,6 +22,7 @@ sabandit_cli_test("unknown subcommand" 2 "unknown subcommand 'figure2'; valid su
 sabandit_cli_test("no subcommand" 2 "A subcommand is required")
 # Arguments no option takes: in their order, with the job whose option it is, or a near miss.
 sabandit_cli_test("misspelt option" 2 "^reproduce_paper: figure1: unexpected argument\\(s\\): --trails 5 \\(did you mean --trials\\?\\)\n" figure1 --trails 5)
+sabandit_cli_test("option before its subcommand" 2 "figure1: unexpected argument\\(s\\): --trials 5 \\(--trials is an option of 'figure1': give it after the subcommand" --trials 5 figure1)
 sabandit_cli_test("another job's option" 2 "figure1: unexpected argument\\(s\\): --env XYZ \\(--env is an option of 'tune'\\)" figure1 --env XYZ)
 sabandit_cli_test("trials overflow" 2 "--horizon \\(T\\) x --trials \\(R\\) is too large.*overflows 64 bits" figure1 -R 4611686018427387904)
 sabandit_cli_test("rungs overflow" 2 "--initial-trials x --eta\\^\\(--rungs - 1\\) is too large" tune --rungs 50 --initial-trials 1)

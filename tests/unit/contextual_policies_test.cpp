@@ -190,9 +190,9 @@ TEST_CASE("LinUCB breaks its initial ties uniformly", "[contextual][linucb]") {
 
 TEST_CASE("the contextual policies' index draw covers counts past 2^32 and refuses an empty one",
           "[contextual][random]") {
-  // A history of 2^33 rewards (contextual TS-SGLD draws slots of it): its 32-bit draw truncated
-  // the count (to 0 here). Uniform over [0, 2^33), 64 draws all fall below 2^32 with
-  // probability 2^-64, and a draw at or past 2^33 is impossible.
+  // A history of 2^33 rewards (contextual TS-SGLD draws slots of it): as a 32-bit bound the
+  // count wrapped to 0, a division by zero. Uniform over [0, 2^33), 64 draws all fall below
+  // 2^32 with probability 2^-64, and a draw at or past 2^33 is impossible.
   xoshiro256pp gen(5);
   constexpr Eigen::Index big = Eigen::Index{1} << 33;
   bool above = false;
@@ -213,6 +213,12 @@ TEST_CASE("the contextual policies' index draw covers counts past 2^32 and refus
   }
   CHECK((counts > 0.0).all());
   CHECK_THROWS_WITH(detail::index_below(0, gen), Catch::Contains("n = 0"));
+  // The stream below 2^32 is the contextual policies' since they exist (their decisions, and
+  // the reference implementations above, draw through it): pinned, so that a change shows.
+  xoshiro256pp pinned(11);
+  std::vector<Eigen::Index> draws;
+  for (int i = 0; i < 8; ++i) draws.push_back(detail::index_below(10, pinned));
+  CHECK(draws == std::vector<Eigen::Index>{4, 7, 9, 5, 5, 4, 2, 1});  // as at fa58f97
 }
 
 TEST_CASE("epsilon-greedy ridge explores with probability epsilon", "[contextual][epsilon]") {

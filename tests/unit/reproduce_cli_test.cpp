@@ -173,10 +173,13 @@ TEST_CASE("parameter files: every number read whole, keys known and set once", "
   CHECK(parse_error("TS.tau = 1\n# c\nTS-SA.h = -1\nTS-SA.N = 2\n")
             .find("p.txt: TS-SA: invalid argument: step_size (h) = -1") == 0);
   CHECK(parse_error("TS.tau = 1\n# c\nTS-SA.h = -1\nTS-SA.N = 2\n")
-            .find("(set on line 3 (TS-SA.h))") != std::string::npos);
+            .find("(TS-SA.h, set on line 3)") != std::string::npos);
   const std::string tau = parse_error("TS.warmup = 2\nTS.tau = -1\nTS.prior_mean = 1\n");
   CHECK(tau.find("temperature = -1") != std::string::npos);
-  CHECK(tau.find("(set on line 2 (TS.tau))") != std::string::npos);
+  CHECK(tau.find("(TS.tau, set on line 2)") != std::string::npos);
+  // Another policy's mistake does not hide the key: TS's is named while TS-SA's h is refused too.
+  CHECK(parse_error("TS-SA.h = -1\nTS.tau = -1\n").find("(TS.tau, set on line 2)") !=
+        std::string::npos);
   CHECK(parse_error("TS.prior_variance = inf\n") == "accepted");  // flat, as TS-SA's
   // Sizes allocated K times are bounded before any policy is built (B = 10^9 allocated 16 GB).
   CHECK(parse_error("TS-SA.B = 1000000000\n").find("TS-SA.B = 1000000000 is above 1048576") !=

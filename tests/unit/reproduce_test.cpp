@@ -239,7 +239,17 @@ TEST_CASE("per-setting parameter files: sections override the base; mistakes nam
   // A section's refused key is found by undoing it to the base's value (the library names its
   // own field, temperature): the line of the section's tau, not the base's or the warm-up's.
   CHECK(error("TS.tau = 2\n[K = 10, gap = 0.1]\nTS.warmup = 3\nTS.tau = 0\n")
-            .find("(set on line 4 (TS.tau))") != std::string::npos);
+            .find("(TS.tau, set on line 4)") != std::string::npos);
+  // An undoing that makes an error of its own blames nothing (a review's cases): B back to the
+  // base's 2^20 beside N = 8 passes N x B's cap; c3 back to 0 beside c2 = 0 is no schedule.
+  CHECK(error("TS-SA.B = 1048576\n[K = 10, gap = 0.1]\nTS-SA.B = 1\nTS-SA.N = 8\nTS-SA.h = -1\n")
+            .find("step_size (h) = -1 (must be in (0, 1e6]") != std::string::npos);
+  CHECK(error("TS-SA.B = 1048576\n[K = 10, gap = 0.1]\nTS-SA.B = 1\nTS-SA.N = 8\nTS-SA.h = -1\n")
+            .find("(TS-SA.h, set on line 5)") != std::string::npos);
+  const std::string c = error("TS-SA.c1 = 0.5\nTS-SA.c2 = 1\nTS-SA.c3 = 0\n[K = 10, gap = 0.1]\n"
+                              "TS-SA.c3 = 1\nTS-SA.c2 = 0\nTS-SA.h = -1\n");
+  CHECK(c.find("p.txt, section [K = 10, gap = 0.1]: TS-SA: invalid argument: step_size (h) = -1") == 0);
+  CHECK(c.find("(TS-SA.h, set on line 7)") != std::string::npos);
   // A file for one setting only (tune --protocol single, figure1) has no sections.
   CHECK_THROWS_WITH(repro::suite_params::from_text("TS.tau = 1\n[K = 10, gap = 0.1]\n", "p.txt"),
                     Catch::Contains("p.txt:2: sections are for figure1's per-setting parameters"));

@@ -14,10 +14,12 @@
 namespace sabandit::detail {
 /// A uniform index in [0, n), n >= 1, from one 64-bit word of `gen` (its low half, by
 /// Lemire's exact 32-bit method: more words only when its test rejects), the contextual
-/// policies' draw of an arm, a tie or a history slot. A count of 2^32 or more (a history that
-/// long) takes sabandit::uniform_index's 64-bit draw instead: the 32-bit bound would truncate
-/// it, and its indices would then never reach the newest entries. Count first, engine second
-/// is this helper's order, not the public uniform_index(gen, n)'s: it is not for users.
+/// policies' draw of an arm, a tie or a history slot. A count of 2^32 or more (a contextual
+/// TS-SGLD history that long, over 32 GiB of pairs, which nothing else bounds) takes
+/// sabandit::uniform_index's 64-bit draw instead: as a 32-bit bound it would wrap, to a smaller
+/// range that never reaches the newest entries, or for a multiple of 2^32 to 0, a division by
+/// zero in Lemire's test. Count first, engine second is this helper's order, not the public
+/// uniform_index(gen, n)'s: it is not for users.
 template <std::uniform_random_bit_generator URBG>
 [[nodiscard]] Eigen::Index index_below(Eigen::Index n, URBG& gen) {
   if (n < 1 || n > Eigen::Index{0xFFFFFFFF})
