@@ -391,6 +391,42 @@ TEST_CASE("a tilted score is the normal drawn in the tilted coordinate", "[ts_sa
   CHECK(std::abs(wins / double(n) - 0.15866) < 5.0 * 0.0026);
 }
 
+TEST_CASE("after one skewed reward, line 4's tail is exact TS's: scale-free-ts-sa.md's figures",
+          "[ts_sa][fisher]") {
+  // docs/scale-free-ts-sa.md: after one exponential reward of 0.1 (flat prior on eta, Jeffreys'
+  // for TS) the chance per round that an arm of true mean 5 draws above 5 is 5e-5 for the
+  // normal on eta, 0.020 for exact TS and 0.014 for the tilted draw. Computed here in closed
+  // form from the policies' own decision laws (Phi's tail by erfc), so the figures have a
+  // command: the tail of center + spread z past a threshold, in each law's coordinate.
+  const auto above = [](double center, double spread, double threshold) {
+    return 0.5 * std::erfc((threshold - center) / (spread * std::sqrt(2.0)));
+  };
+  xoshiro256pp gen(1);
+  ts_sa<bare_exponential>::params flat;
+  flat.prior = normal_prior::flat();
+  ts_sa<bare_exponential> bare(2, flat);  // no normalizing coordinate: the tilted draw
+  bare.update(0, 0.1, gen);
+  const double eta = bare.decision_centers()(0), sd = bare.decision_spreads()(0);
+  const double kappa = bare.decision_tilts()(0), log5 = std::log(5.0);
+  CHECK(eta == Approx(std::log(0.1)).epsilon(1e-6));  // the warm start's MLE
+  CHECK(sd == Approx(1.0).epsilon(1e-6));              // J = one reward's information, 1
+  CHECK(above(eta, sd, log5) == Approx(4.6e-5).epsilon(0.02));  // the normal on eta
+  // The tilted score eta + log(1 + kappa sd z) / kappa passes log 5 (kappa < 0) where
+  // z > (e^(kappa (log 5 - eta)) - 1) / (kappa sd).
+  const double tilted = above(0.0, 1.0, std::expm1(kappa * (log5 - eta)) / (kappa * sd));
+  CHECK(tilted == Approx(0.0144).epsilon(0.01));
+  // The built-in model knows its coordinate psi: the same law, drawn as a normal in psi.
+  ts_sa<exponential_model> builtin(2);
+  builtin.update(0, 0.1, gen);
+  CHECK(above(builtin.decision_centers()(0), builtin.decision_spreads()(0),
+              exponential_model::normalizing_coordinate(5.0)) == Approx(tilted).epsilon(1e-4));
+  // Exact TS: the mean ~ InverseGamma(1, 0.1), so P(mean > 5) = P(rate < 1/5) = 1 - e^(-0.1/5).
+  thompson<exponential_model> exact(2);
+  exact.update(0, 0.1, gen);
+  CHECK(exact.posterior(0).shape() == 1.0);
+  CHECK(-std::expm1(-exact.posterior(0).scale() / 5.0) == Approx(0.0198).epsilon(0.01));
+}
+
 // Moved from the retired study job's test: params::robust() is public and still used (the models
 // job, Python's preset="robust"), and this is the step core::advance_unweighted runs.
 TEST_CASE("the robust preset's iterate is the running mean of the rewards plus noise of variance 2/(h n)",
