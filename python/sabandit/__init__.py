@@ -116,6 +116,21 @@ for _type in vars(_sabandit).values():
             _type.__reduce_ex__ = _reduce_ex
 
 
+# e.__init__(s) on a live engine reseeds it, as random.Random's __init__ does (it did nothing);
+# Engine(s)'s own __init__ call then seeds again what __new__ seeded, to the same state.
+_ENGINE_INIT = Engine.__init__
+
+
+def _reseeding_init(self, *args, **kwargs):
+    if type(self) is Engine:
+        self.seed(*args, **kwargs)
+    else:
+        _ENGINE_INIT(self, *args, **kwargs)
+
+
+Engine.__init__ = _reseeding_init
+
+
 # Numbers checked by name before pybind11 converts them. Its conversion took a bool for a
 # number (thompson(True) had K = 1, while arms and seeds refuse bools) and answered an int past
 # 64 bits, or a float where an int belongs, with "incompatible function arguments" and the whole

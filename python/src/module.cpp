@@ -160,6 +160,8 @@ void bind_core(py::module_& m) {
       }, py::arg("seed"), py::arg("trial"), py::arg("role"),
          "The 64-bit key of stream (seed, trial, role) (sabandit::stream_key).")
       .def_static("from_state", &engine_of_words, py::arg("words"), "The engine whose state is these four 64-bit words (not all zero: ValueError).")
+      .def("seed", [](engine& g, const py::handle& seed) { g.seed(unsigned_of("seed", seed)); },
+           py::arg("seed") = 0, "Restarts as Engine(seed) starts (C++'s seed(), random.Random's seed).")
       .def("__call__", [](engine& g) { return g(); }, "The next 64 random bits (an int).")
       .def("uniform", [](engine& g) { return uniform01(g); }, "A uniform float in [0, 1).")
       .def("normal", [](engine& g) { return standard_normal(g); }, "A standard normal draw.")

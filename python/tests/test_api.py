@@ -366,6 +366,18 @@ def test_engine_is_seeded_saved_and_pickled_like_cpp():
     for _ in range(3):
         b()
     assert a == b
+    # seed() restarts as construction does, and so does __init__ on a live engine (it did nothing).
+    e = sabandit.Engine(9)
+    e()
+    e.seed(2026)
+    assert e == sabandit.Engine(2026)
+    e.__init__(7)
+    assert e == sabandit.Engine(7)
+    e.seed()
+    assert e == sabandit.Engine()
+    with pytest.raises(ValueError, match=r"seed = -1 \(must be an int in \[0, 2\*\*64\)\)"):
+        e.seed(-1)
+    assert e == sabandit.Engine()  # unchanged by the refused seed
     # Any count at once (C++ jumps by the characteristic polynomial), and 2**64 = 2 x 2**63.
     c, d = a.copy(), a.copy()
     c.discard(2**64 - 1)
