@@ -178,12 +178,13 @@ inline std::string extras_message(const CLI::App& app, const std::vector<job>& j
   const CLI::App* parsed = &app;
   for (const auto& j : jobs)
     if (j.command->parsed()) parsed = j.command;
-  std::string message, listed;
-  for (const auto& arg : app.remaining(true)) listed += (listed.empty() ? "" : " ") + arg;
-  message = (parsed == &app ? "" : parsed->get_name() + ": ") + "unexpected argument(s): " + listed;
-  std::string first;
-  for (const auto& arg : app.remaining(true))
-    if (arg.rfind("--", 0) == 0) { first = arg.substr(0, arg.find('=')); break; }
+  std::string listed, first;  // every extra argument; the first long option among them
+  for (const auto& arg : app.remaining(true)) {
+    listed += (listed.empty() ? "" : " ") + arg;
+    if (first.empty() && arg.rfind("--", 0) == 0) first = arg.substr(0, arg.find('='));
+  }
+  const std::string message =
+      (parsed == &app ? "" : parsed->get_name() + ": ") + "unexpected argument(s): " + listed;
   if (first.empty()) return message;
   const auto long_names = [](const CLI::App* command) {
     std::vector<std::string> names;
