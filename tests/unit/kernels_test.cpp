@@ -1,8 +1,11 @@
 #include <cmath>
+#include <limits>
 
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/kernels/langevin.hpp"
 #include "sabandit/kernels/sa_average.hpp"
 #include "sabandit/kernels/schedules.hpp"
+#include "sabandit/models/prior.hpp"
 #include "sabandit/random.hpp"
 #include "support/catch.hpp"
 #include "support/stat_checks.hpp"
@@ -96,4 +99,90 @@ TEST_CASE("step-size schedules", "[kernels]") {
   CHECK_THROWS_WITH(polynomial_decay(1, 0, 0, 1), Catch::Contains("c2 + c3"));
   CHECK_THROWS_WITH(constant_schedule(-1), Catch::Contains("value = -1"));
   CHECK_THROWS_WITH(horizon_schedule(0), Catch::Contains("horizon = 0"));
+}
+
+// detail/vector_ops.hpp replaces the chains' Eigen expressions by loops and one reduction per
+// kind, for compile time; the decisions must not move by a bit. Its operations are compared here
+// with the expressions they replace, exactly (==), on columns of a d x 5 matrix: with d odd the
+// columns start at every alignment, which decides where Eigen's sum() starts its packets.
+// Coefficients of magnitudes from 1e-3 to 1e3 make another reduction order round differently
+// (a sequential dot fails this test at every d from 4 on, and a planted change of Alg. 1 line 9's
+// form, theta = (1 - gamma) theta + gamma omega, fails the next one).
+TEST_CASE("vector_ops compute the bits of the Eigen expressions they replace", "[kernels]") {
+  xoshiro256pp gen(17);
+  const auto value = [&] { return std::exp(6.9 * (uniform01(gen) - 0.5)) * standard_normal(gen); };
+  for (const Eigen::Index d : {1, 2, 3, 4, 5, 7, 8, 17}) {
+    CAPTURE(d);
+    const Eigen::MatrixXd x = Eigen::MatrixXd::NullaryExpr(d, 5, value);
+    const Eigen::MatrixXd y = Eigen::MatrixXd::NullaryExpr(d, 5, value);
+    for (Eigen::Index a = 0; a < x.cols(); ++a) {
+      CAPTURE(a);
+      const auto u = x.col(a), v = y.col(a);
+      CHECK(detail::dot(u, v) == u.dot(v));
+      CHECK(detail::squared_norm(u) == u.squaredNorm());
+      CHECK(detail::norm(u) == u.norm());
+      CHECK(detail::sum(u) == u.sum());
+      CHECK(detail::max_abs(u) == u.lpNorm<Eigen::Infinity>());
+      for (Eigen::Index k = 0; k < d; ++k) CHECK(detail::mean(u.tail(d - k)) == u.tail(d - k).mean());
+      CHECK(detail::all_finite(u));
+      CHECK_FALSE(detail::all_zero(u));
+      const double s = value();
+      Eigen::VectorXd out(d);
+      detail::add_scaled(out, u, s, v);
+      CHECK(out == Eigen::VectorXd(u + s * v));
+      detail::scaled(out, s, v);
+      CHECK(out == Eigen::VectorXd(v * s));
+      detail::copy(out, u);
+      CHECK(out == u);
+    }
+  }
+  // The d = 1 views (policies/langevin/dimension.hpp): 1 x 1 maps reduce to one product.
+  double p = 0.3, q = -7.0;
+  const Eigen::Map<const Eigen::Matrix<double, 1, 1>> one_p(&p), one_q(&q);
+  CHECK(detail::dot(one_p, one_q) == one_p.dot(one_q));
+  CHECK(detail::sum(one_q) == -7.0);
+  // A non-finite or a zero coefficient anywhere is seen.
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(5);
+  CHECK(detail::all_zero(w));
+  w(4) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_FALSE(detail::all_zero(w));
+  CHECK_FALSE(detail::all_finite(w));
+  w(4) = -std::numeric_limits<double>::infinity();
+  CHECK_FALSE(detail::all_finite(w));
+}
+
+TEST_CASE("the kernels' loops compute the bits of their block expressions", "[kernels]") {
+  // langevin_step, sa_average and the prior's gradient run a loop on one contiguous vector and
+  // the Eigen expression on a block (here a row of a matrix, whose coefficients are strided):
+  // both must agree to the bit, with the same normal draws.
+  xoshiro256pp values(23);
+  const auto value = [&] { return std::exp(6.9 * (uniform01(values) - 0.5)) * standard_normal(values); };
+  for (const Eigen::Index d : {1, 3, 5, 8}) {
+    CAPTURE(d);
+    const Eigen::VectorXd theta = Eigen::VectorXd::NullaryExpr(d, value);
+    const Eigen::VectorXd grad = Eigen::VectorXd::NullaryExpr(d, value);
+    Eigen::MatrixXd rows(2, d);  // row 0: theta's copy, strided
+    rows.row(0) = theta.transpose();
+    Eigen::MatrixXd grad_rows(2, d);
+    grad_rows.row(0) = grad.transpose();
+    Eigen::MatrixXd out_rows(2, d);
+    Eigen::VectorXd out(d);
+    xoshiro256pp gen_loop(5), gen_block(5);
+    langevin_step(theta, grad, 0.37, 1.3, out, gen_loop);
+    langevin_step(rows.row(0), grad_rows.row(0), 0.37, 1.3, out_rows.row(0), gen_block);
+    CHECK(out == out_rows.row(0).transpose());
+    CHECK(gen_loop == gen_block);
+
+    Eigen::VectorXd averaged = theta;
+    sa_average(averaged, out, 0.29);
+    sa_average(rows.row(0), out_rows.row(0), 0.29);
+    CHECK(averaged == rows.row(0).transpose());
+
+    const normal_prior prior{0.7, 2.9};
+    Eigen::VectorXd g = grad;
+    prior.add_log_density_gradient(averaged, 0.43, g);  // rows.row(0) is averaged now
+    auto g_row = grad_rows.row(0);
+    prior.add_log_density_gradient(rows.row(0), 0.43, g_row);
+    CHECK(g == grad_rows.row(0).transpose());
+  }
 }

@@ -1,6 +1,6 @@
 #pragma once
 // One Euler–Maruyama step of Langevin dynamics on an Eigen block: one arm (d x 1) or m chains
-// side by side (d x m), one fused expression and one normal fill.
+// side by side (d x m), one normal fill and one fused pass over the coefficients.
 //
 //   out = theta + h * grad + noise_scale * sqrt(2 h) * xi,   xi ~ N(0, I)
 //
@@ -12,18 +12,30 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit {
 
-/// out = theta + h grad + noise_scale sqrt(2h) xi with xi ~ N(0, I) from gen: one fused expression and one normal fill.
+/// out = theta + h grad + noise_scale sqrt(2h) xi with xi ~ N(0, I) from gen: one normal fill and one fused pass.
 template <class Theta, class Grad, class Out, std::uniform_random_bit_generator URBG>
 void langevin_step(const Eigen::MatrixBase<Theta>& theta, const Eigen::MatrixBase<Grad>& grad,
                    double step_size, double noise_scale, const Eigen::MatrixBase<Out>& out_const,
                    URBG& gen) {
   auto& out = const_cast<Eigen::MatrixBase<Out>&>(out_const);  // NOLINT: Eigen's idiom
   fill_standard_normal(out, gen);
-  out = theta + step_size * grad + (noise_scale * std::sqrt(2.0 * step_size)) * out;
+  const double noise = noise_scale * std::sqrt(2.0 * step_size);
+  if constexpr (detail::contiguous_vector<Theta> && detail::contiguous_vector<Grad> &&
+                detail::contiguous_vector<Out>) {
+    // one arm: a loop, the expression's operations in its order (detail/vector_ops.hpp)
+    const double* t = detail::coefficients(theta);
+    const double* g = detail::coefficients(grad);
+    double* o = detail::coefficients_out(out_const);
+    for (Eigen::Index i = 0; i < detail::length(out); ++i)
+      o[i] = t[i] + step_size * g[i] + noise * o[i];
+  } else {
+    out = theta + step_size * grad + noise * out;
+  }
 }
 
 }  // namespace sabandit

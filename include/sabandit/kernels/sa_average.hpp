@@ -4,14 +4,23 @@
 // With gamma_n = 1/n it is exactly the running mean of the proposals omega_1..omega_n.
 #include <Eigen/Core>
 
+#include "sabandit/detail/vector_ops.hpp"
+
 namespace sabandit {
 
 /// theta <- theta + gamma (omega - theta), in place (Alg. 1 line 9).
 template <class Theta, class Omega>
 void sa_average(const Eigen::MatrixBase<Theta>& theta_const, const Eigen::MatrixBase<Omega>& omega,
                 double gamma) {
-  auto& theta = const_cast<Eigen::MatrixBase<Theta>&>(theta_const);  // NOLINT: Eigen's idiom
-  theta += gamma * (omega - theta);
+  if constexpr (detail::contiguous_vector<Theta> && detail::contiguous_vector<Omega>) {
+    // one arm: a loop, the expression's operations in its order (detail/vector_ops.hpp)
+    double* t = detail::coefficients_out(theta_const);
+    const double* w = detail::coefficients(omega);
+    for (Eigen::Index i = 0; i < detail::length(theta_const); ++i) t[i] += gamma * (w[i] - t[i]);
+  } else {
+    auto& theta = const_cast<Eigen::MatrixBase<Theta>&>(theta_const);  // NOLINT: Eigen's idiom
+    theta += gamma * (omega - theta);
+  }
 }
 
 }  // namespace sabandit

@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 
 namespace sabandit {
 
@@ -25,7 +26,7 @@ class canonical_link {
  public:
   /// E[x | theta] = b'(<phi, theta>).
   [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
-    return model().mean_at(phi.dot(theta));
+    return model().mean_at(detail::dot(phi, theta));
   }
 
   /// grad (1/m) sum_i log p(x_i | theta) = phi (xbar - b'(eta)) / a.
@@ -43,8 +44,8 @@ class canonical_link {
   void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
                                    const Eigen::MatrixBase<Theta>& theta,
                                    const Eigen::MatrixBase<Grad>& grad_out) const {
-    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
-    grad = phi * ((xbar - model().mean_at(phi.dot(theta))) / model().dispersion());
+    const double eta = detail::dot(phi, theta);
+    detail::scaled(grad_out, (xbar - model().mean_at(eta)) / model().dispersion(), phi);
   }
 
   /// g'(eta) = b''(eta) = V(b'(eta)) / a, the slope of the mean in eta (models/information.hpp:
@@ -54,7 +55,7 @@ class canonical_link {
   [[nodiscard]] double mean_slope(const vector_cref& phi, const vector_cref& theta) const
     requires requires(const M& m, double q) { m.reward_variance(q); }
   {
-    return mean_slope_at(phi.dot(theta));
+    return mean_slope_at(detail::dot(phi, theta));
   }
   /// The same at eta: the scale-free TS-SA computes eta once per step and asks in scalars.
   template <class M = Model>
@@ -79,7 +80,7 @@ class canonical_link {
   [[nodiscard]] double information(const vector_cref& phi, const vector_cref& theta) const
     requires requires(const M& m, double q) { m.reward_variance(q); }
   {
-    return information_at(phi.dot(theta));
+    return information_at(detail::dot(phi, theta));
   }
   /// The same at eta (see mean_slope_at).
   template <class M = Model>

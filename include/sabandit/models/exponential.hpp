@@ -25,6 +25,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/models/inverse_gamma_posterior.hpp"
 #include "sabandit/models/prior.hpp"
 #include "sabandit/models/support.hpp"
@@ -105,8 +106,7 @@ class exponential_model {
   void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
                                    const Eigen::MatrixBase<Theta>& theta,
                                    const Eigen::MatrixBase<Grad>& grad_out) const {
-    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
-    grad = phi * (xbar * std::exp(-phi.dot(theta)) - 1.0);
+    detail::scaled(grad_out, xbar * std::exp(-detail::dot(phi, theta)) - 1.0, phi);
   }
 
   // --- Warm start (ClosedFormMapModel) -------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 
 namespace sabandit {
@@ -45,7 +46,15 @@ struct normal_prior {
   void add_log_density_gradient(const Eigen::MatrixBase<Theta>& theta, double weight,
                                 Eigen::MatrixBase<Grad>& grad) const {
     if (is_flat()) return;
-    grad -= (weight * precision()) * (theta.array() - mean).matrix();
+    const double scale = weight * precision();
+    if constexpr (detail::contiguous_vector<Theta> && detail::contiguous_vector<Grad>) {
+      // a loop, the expression's operations in its order (detail/vector_ops.hpp)
+      const double* t = detail::coefficients(theta);
+      double* g = detail::coefficients_out(grad);
+      for (Eigen::Index i = 0; i < detail::length(grad); ++i) g[i] -= scale * (t[i] - mean);
+    } else {
+      grad -= scale * (theta.array() - mean).matrix();
+    }
   }
   /// log pi(theta) up to its normalising constant (0 for the flat prior).
   template <class Theta>

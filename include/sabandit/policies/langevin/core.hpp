@@ -53,6 +53,7 @@
 #include "sabandit/concepts.hpp"
 #include "sabandit/detail/compiler.hpp"
 #include "sabandit/detail/state_fields.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/kernels/langevin.hpp"
 #include "sabandit/models/information.hpp"
@@ -192,8 +193,7 @@ class core {
     // |phi_a| column by column: what colwise().norm() computes (its norm functor has no packet
     // path, so each column is reduced as col(a).norm()), the same bits without Eigen's
     // partial-reduction machinery to compile.
-    for (Eigen::Index a = 0; a < phi_.cols(); ++a)
-      phi_norm_(a) = std::as_const(phi_).col(a).norm();
+    for (Eigen::Index a = 0; a < phi_.cols(); ++a) phi_norm_(a) = detail::norm(phi_.col(a));
     averager_.validate(settings.warmup);
     detail::validate(settings.prior_rewards, "prior_rewards");
     if (!WindowMeanRewardModel<Model> && !settings.prior_rewards.empty())
@@ -289,7 +289,7 @@ class core {
         // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega);
         // the fit uses them all through their sum. When it holds them all, its own mean is
         // theirs (and keeps the paper-reproduction numbers bit for bit).
-        double mean = rewards.size() == settings_.warmup ? rewards.mean()
+        double mean = rewards.size() == settings_.warmup ? detail::mean(rewards)
                                                          : (stats_.sums()(arm) + reward) / count;
         double weight = count;
         if (const auto& pseudo = settings_.prior_rewards; !pseudo.empty()) {
@@ -376,7 +376,7 @@ class core {
     const double eta = storable_predictor(arm, theta);
     const auto law = decision_at(arm, theta, eta, pulls);
     if (!law.finite()) throw_non_finite(decision_score, arm, spread_remedy);
-    theta_.col(arm) = theta;
+    detail::copy(theta_.col(arm), theta);
     predictors_(arm) = eta;
     scores_.set(arm, law.center, law.spread, law.tilt);
   }
@@ -390,7 +390,7 @@ class core {
     }
     theta_ = thetas;
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
-      predictors_(a) = phi_.col(a).dot(theta_.col(a));
+      predictors_(a) = detail::dot(phi_.col(a), theta_.col(a));
       scores_.set(a, predictors_(a), spread(a, stats_.count(a)));
     }
   }
@@ -418,7 +418,7 @@ class core {
     auto work = column_view<D>(work_), grad = column_view<D>(grad_),
          proposal = column_view<D>(proposal_);
     const auto phi = column_view<D>(std::as_const(phi_), arm);
-    work = theta_.col(arm);
+    detail::copy(work, theta_.col(arm));
     const double gamma = averager_.weight(n);
     const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
     for (Eigen::Index j = 0; j < steps; ++j) {
@@ -446,7 +446,7 @@ class core {
   // inverse of one reward's share of the posterior information; header comment).
   template <class Theta>
   [[nodiscard]] double fisher_preconditioner(Eigen::Index arm, const Theta& theta, double pulls) {
-    return pulls / posterior_information(arm, theta, phi_.col(arm).dot(theta), pulls);
+    return pulls / posterior_information(arm, theta, detail::dot(phi_.col(arm), theta), pulls);
   }
 
   // advance() in the Fisher metric, for dimension D: the loop of advance_in with line 8
@@ -458,22 +458,22 @@ class core {
     auto work = column_view<D>(work_), grad = column_view<D>(grad_),
          proposal = column_view<D>(proposal_);
     const auto phi = column_view<D>(std::as_const(phi_), arm);
-    work = theta_.col(arm);
+    detail::copy(work, theta_.col(arm));
     const double phi_norm2 = phi_norm_(arm) * phi_norm_(arm);
     const double in_hand = static_cast<double>(n) + 1.0;  // m: the newest reward is recorded
     const double gamma = averager_.weight(n);
     const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
     for (Eigen::Index j = 0; j < steps; ++j) {
       source_.gradient(model_, arm, phi, work, grad, gen);
-      const double slope = phi.dot(grad) / phi_norm2;  // d/d eta of the mean log-likelihood
-      const double eta = phi.dot(work);
+      const double slope = detail::dot(phi, grad) / phi_norm2;  // d/d eta of the mean log-lik.
+      const double eta = detail::dot(phi, work);
       const double information = posterior_information(arm, work, eta, in_hand);  // J
       const double metric = in_hand / information;                                 // P
       // Line 8 along phi, in eta: h P g + sqrt(2 h P) xi; line 9 takes gamma_n of it.
       const double drift =
           mean_coordinate_drift(arm, work, eta, gamma * h * metric * slope, information);
       const double move = drift + gamma * std::sqrt(2.0 * h * metric) * standard_normal(gen);
-      proposal = work + phi * (move / (gamma * phi_norm2));
+      detail::add_scaled(proposal, work, move / (gamma * phi_norm2), phi);
       averager_.average(work, proposal, gamma);
     }
   }
@@ -542,7 +542,7 @@ class core {
   // A restored arm's decision, rebuilt as commit() computed it; restore checks it is finite.
   void store(Eigen::Index arm, Eigen::Index pulls) {
     const auto theta = theta_.col(arm);
-    predictors_(arm) = phi_.col(arm).dot(theta);
+    predictors_(arm) = detail::dot(phi_.col(arm), theta);
     const auto law = decision_at(arm, theta, predictors_(arm), pulls);
     scores_.set(arm, law.center, law.spread, law.tilt);
   }
@@ -590,11 +590,11 @@ class core {
   // the iterate's linear predictor <phi_a, theta>.
   template <class Theta>
   [[nodiscard]] double storable_predictor(Eigen::Index arm, const Theta& theta) const {
-    if (!theta.allFinite()) throw_non_finite("the Langevin iterate of arm ", arm, chain_remedy());
+    if (!detail::all_finite(theta)) throw_non_finite("the Langevin iterate of arm ", arm, chain_remedy());
     const auto phi = phi_.col(arm);
     // A finite iterate can still overflow <phi, theta>, the decision's centre (line 5), which
     // restore() then rejects: a state that saves must restore.
-    const double eta = phi.dot(theta);
+    const double eta = detail::dot(phi, theta);
     if (!std::isfinite(eta))
       throw_non_finite("the linear predictor at the Langevin iterate of arm ", arm, chain_remedy());
     if (!std::isfinite(detail::mean_at(model_, phi, theta, eta)))
@@ -631,7 +631,7 @@ class core {
     // normal double: an entry past 1e154 overflowed it (an infinite decision spread, a fuzz
     // finding) and one below 1e-154 underflowed it (an infinite closed-form MAP, a probe's).
     for (Eigen::Index a = 0; a < features.cols(); ++a) {
-      const double norm2 = features.col(a).squaredNorm();
+      const double norm2 = detail::squared_norm(features.col(a));
       if (!(norm2 >= std::numeric_limits<double>::min()) || std::isinf(norm2))
         detail::throw_invalid("features.col(" + std::to_string(a) + ").squaredNorm()", norm2,
                               "must be a normal double, in [2.2e-308, 1.8e308]: rescale the "

@@ -4,6 +4,7 @@
 // A B x K ring buffer with running sums: O(K B) memory, whatever the horizon, and O(1) pushes.
 #include <Eigen/Core>
 
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 
 namespace sabandit::langevin {
@@ -83,7 +84,7 @@ class reward_windows {
     head_(arm) = slot + 1 == capacity() ? 0 : slot + 1;
     // Resynchronise the running sum once per full turn, so rounding cannot drift without
     // bound over a long horizon (amortised O(1)).
-    if (head_(arm) == 0) sum_(arm) = buffer_.col(arm).sum();
+    if (head_(arm) == 0) sum_(arm) = detail::sum(buffer_.col(arm));
   }
 
  private:

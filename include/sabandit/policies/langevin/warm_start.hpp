@@ -5,6 +5,7 @@
 //   maximise  L(theta) = sum_i log p(x_i | theta) + log pi(theta).
 // Closed form where the model has one (the Gaussian); otherwise gradient ascent with a line
 // search, which converges for the concave L of a log-concave model and a proper prior. An unconverged estimate is never used: the policy reports it instead.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -14,6 +15,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/prior.hpp"
 #include "sabandit/policies/langevin/dimension.hpp"
@@ -97,22 +99,22 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
     } else {
       model.grad_log_likelihood(data.rewards, phi, t, out);
     }
-    out *= data.count;
+    detail::scaled(out, data.count, out);
     prior.add_log_density_gradient(t, 1.0, out);
   };
-  theta.setConstant(prior.mean);
+  std::fill(theta.begin(), theta.end(), prior.mean);
   gradient(theta, grad);
   double step = 1.0 / (data.count + prior.precision());  // Newton's, for unit curvature
   double newton_step = std::numeric_limits<double>::infinity();
   const auto converged = [&] {
-    return grad.allFinite() &&
-           (grad.isZero(0.0) ||
-            newton_step <= options.tolerance * (1.0 + theta.lpNorm<Eigen::Infinity>()));
+    return detail::all_finite(grad) &&
+           (detail::all_zero(grad) ||
+            newton_step <= options.tolerance * (1.0 + detail::max_abs(theta)));
   };
   Eigen::Index iteration = 0;
   for (; iteration < options.max_iterations && !converged(); ++iteration) {
-    if (!grad.allFinite()) break;
-    const double grad_norm2 = grad.squaredNorm();
+    if (!detail::all_finite(grad)) break;
+    const double grad_norm2 = detail::squared_norm(grad);
     bool accepted = false;
     step *= 2.0;
     // Up to 1,100 halvings: enough to bring any finite step below the smallest double, so an
@@ -120,15 +122,15 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
     // still finds the region where the model's mean is finite. Only searches that failed
     // before take more than 100.
     for (int halving = 0; halving < 1100 && !accepted; ++halving) {
-      trial = theta + step * grad;
+      detail::add_scaled(trial, theta, step, grad);
       gradient(trial, trial_grad);
-      const double far_slope = trial_grad.dot(grad);
-      if (trial_grad.allFinite() && far_slope >= 0.0) {
+      const double far_slope = detail::dot(trial_grad, grad);
+      if (detail::all_finite(trial_grad) && far_slope >= 0.0) {
         // Curvature along the unit ray: (slope at 0 - slope at step) / (step |grad|^2).
         const double curvature = (grad_norm2 - far_slope) / (step * grad_norm2);
         theta.swap(trial);
         grad.swap(trial_grad);
-        newton_step = curvature > 0.0 ? grad.norm() / curvature
+        newton_step = curvature > 0.0 ? detail::norm(grad) / curvature
                                       : std::numeric_limits<double>::infinity();
         accepted = true;
       } else {
@@ -141,7 +143,7 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
   throw std::domain_error(
       "sabandit: the warm start of arm " + std::to_string(arm) + " did not converge after " +
       std::to_string(iteration) + " iterations (last Newton step " + std::to_string(newton_step) +
-      " at |theta| = " + std::to_string(theta.lpNorm<Eigen::Infinity>()) +
+      " at |theta| = " + std::to_string(detail::max_abs(theta)) +
       "): the log-posterior may have no maximiser (use a proper prior: a finite "
       "prior.variance) or the rewards may lie outside the model's support");
 }
