@@ -132,6 +132,9 @@ TEST_CASE("vector_ops compute the bits of the Eigen expressions they replace", "
       CHECK(out == Eigen::VectorXd(u + s * v));
       detail::scaled(out, s, v);
       CHECK(out == Eigen::VectorXd(v * s));
+      const double c = value();
+      detail::scaled_plus(out, s, v, c);
+      CHECK(out == Eigen::VectorXd((v * s).array() + c));
       detail::copy(out, u);
       CHECK(out == u);
     }

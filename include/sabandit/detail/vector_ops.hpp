@@ -138,6 +138,14 @@ void add_scaled(const Eigen::DenseBase<Out>& out, const Eigen::DenseBase<X>& x, 
   const double* b = coefficients(y);
   for (Eigen::Index i = 0; i < length(out); ++i) o[i] = a[i] + s * b[i];
 }
+/// out = y s + c: an affine map of y, coefficient-wise.
+template <class Out, class Y>
+void scaled_plus(const Eigen::DenseBase<Out>& out, double s, const Eigen::DenseBase<Y>& y,
+                 double c) noexcept {
+  double* o = coefficients_out(out);
+  const double* b = coefficients(y);
+  for (Eigen::Index i = 0; i < length(out); ++i) o[i] = b[i] * s + c;
+}
 /// out = y s (through Eigen's expression where a vector is not contiguous).
 template <class Out, class Y>
 void scaled(const Eigen::MatrixBase<Out>& out, double s, const Eigen::MatrixBase<Y>& y) {

@@ -17,6 +17,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/models/beta_posterior.hpp"
 #include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/prior.hpp"
@@ -106,7 +107,7 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   /// d/d eta B(sigmoid(eta); 1/3, 1/3) = (p (1 - p))^(-2/3) p (1 - p) = (p (1 - p))^(1/3).
   [[nodiscard]] static double normalizing_slope(const vector_cref& phi,
                                                 const vector_cref& theta) noexcept {
-    return normalizing_slope_at(phi.dot(theta));
+    return normalizing_slope_at(detail::dot(phi, theta));
   }
   /// The same at eta.
   [[nodiscard]] static double normalizing_slope_at(double eta) noexcept {
@@ -124,7 +125,7 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   /// x eta - softplus(eta). Defined for any x (the cross-entropy for x in [0, 1]).
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
                                       const vector_cref& theta) const {
-    const double eta = phi.dot(theta);
+    const double eta = detail::dot(phi, theta);
     return x * eta - softplus(eta);
   }
 };

@@ -32,7 +32,7 @@ class canonical_link {
   /// grad (1/m) sum_i log p(x_i | theta) = phi (xbar - b'(eta)) / a.
   void grad_log_likelihood(const vector_cref& rewards, const vector_cref& phi,
                            const vector_cref& theta, vector_ref grad) const {
-    grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
+    grad_log_likelihood_at_mean(detail::mean(rewards), phi, theta, grad);
   }
 
   /// The same gradient from the rewards' mean alone. A template, so that the Langevin

@@ -85,20 +85,20 @@ class exponential_model {
   // --- Likelihood --------------------------------------------------------------------------
   /// E[x | theta] = e^eta, eta = <phi, theta>.
   [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
-    return mean_at(phi.dot(theta));
+    return mean_at(detail::dot(phi, theta));
   }
   /// The same at eta.
   [[nodiscard]] static double mean_at(double eta) noexcept { return std::exp(eta); }
   /// -eta - x e^-eta.
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
                                       const vector_cref& theta) const {
-    const double eta = phi.dot(theta);
+    const double eta = detail::dot(phi, theta);
     return -eta - x * std::exp(-eta);
   }
   /// grad (1/m) sum_i log p(x_i | theta) = phi (xbar e^-eta - 1).
   void grad_log_likelihood(const vector_cref& rewards, const vector_cref& phi,
                            const vector_cref& theta, vector_ref grad) const {
-    grad_log_likelihood_at_mean(rewards.mean(), phi, theta, grad);
+    grad_log_likelihood_at_mean(detail::mean(rewards), phi, theta, grad);
   }
   /// The same from the rewards' mean alone; a template for the Langevin policies' fixed-size
   /// views, as canonical_link's (models/canonical_link.hpp).
@@ -121,8 +121,8 @@ class exponential_model {
   /// beyond (its secant curvature is huge there), which made the warm start depend on the unit.
   void map_estimate(double xbar, double count, const vector_cref& phi, const normal_prior& prior,
                     vector_ref theta) const {
-    const double phi_norm2 = phi.squaredNorm();
-    const double eta0 = prior.mean * phi.sum();
+    const double phi_norm2 = detail::squared_norm(phi);
+    const double eta0 = prior.mean * detail::sum(phi);
     double eta = std::log(xbar);
     if (!prior.is_flat()) {
       const double lambda = prior.precision() / phi_norm2;
@@ -141,7 +141,7 @@ class exponential_model {
         eta = next;
       }
     }
-    theta = (phi * ((eta - eta0) / phi_norm2)).array() + prior.mean;
+    detail::scaled_plus(theta, (eta - eta0) / phi_norm2, phi, prior.mean);
   }
 
   // --- Geometry (models/information.hpp) -----------------------------------------------------
@@ -156,7 +156,7 @@ class exponential_model {
   [[nodiscard]] double link(double mu) const noexcept { return std::log(mu); }
   /// g'(eta) = e^eta.
   [[nodiscard]] double mean_slope(const vector_cref& phi, const vector_cref& theta) const {
-    return mean_slope_at(phi.dot(theta));
+    return mean_slope_at(detail::dot(phi, theta));
   }
   /// The same at eta.
   [[nodiscard]] static double mean_slope_at(double eta) noexcept { return std::exp(eta); }
@@ -168,7 +168,7 @@ class exponential_model {
   /// d/d eta (-3 e^(-eta / 3)) = e^(-eta / 3).
   [[nodiscard]] static double normalizing_slope(const vector_cref& phi,
                                                 const vector_cref& theta) noexcept {
-    return normalizing_slope_at(phi.dot(theta));
+    return normalizing_slope_at(detail::dot(phi, theta));
   }
   /// The same at eta.
   [[nodiscard]] static double normalizing_slope_at(double eta) noexcept {

@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/normal_posterior.hpp"
@@ -113,14 +114,14 @@ class gaussian_model : public canonical_link<gaussian_model> {
   /// (with mean 0, phi xbar / |phi|^2).
   void map_estimate(double xbar, double count, const vector_cref& phi, const normal_prior& prior,
                     vector_ref theta) const {
-    const double residual = xbar - prior.mean * phi.sum();
-    const double phi_norm2 = phi.squaredNorm();
+    const double residual = xbar - prior.mean * detail::sum(phi);
+    const double phi_norm2 = detail::squared_norm(phi);
     const double c =
         prior.is_flat()
             ? residual / phi_norm2
             : (count * residual / noise_variance_) /
                   (prior.precision() + count * phi_norm2 / noise_variance_);
-    theta = (phi * c).array() + prior.mean;
+    detail::scaled_plus(theta, c, phi, prior.mean);
   }
 
  private:

@@ -27,6 +27,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 
 namespace sabandit {
 
@@ -83,17 +84,17 @@ template <RewardModel Model>
   if constexpr (FisherInformationModel<Model>) {
     info = model.information(phi, theta);
   } else {
-    const double phi_norm2 = phi.squaredNorm();
-    const double eta = phi.dot(theta);
+    const double phi_norm2 = detail::squared_norm(phi);
+    const double eta = detail::dot(phi, theta);
     // Central difference: error O(eps^2 f''') against rounding O(u / eps); eps ~ u^(1/3)
     // balances them (u = 2^-52), relative to the scale of eta.
     const double eps = 6.0e-6 * std::max(1.0, std::abs(eta));
     Eigen::Matrix<double, 1, 1> pseudo_reward;
     pseudo_reward(0) = model.mean(phi, theta);
     const auto slope_at = [&](double delta) {  // d/d eta log p(pseudo | theta + delta phi / |phi|^2)
-      shifted = theta + (delta / phi_norm2) * phi;
+      detail::add_scaled(shifted, theta, delta / phi_norm2, phi);
       model.grad_log_likelihood(pseudo_reward, phi, shifted, grad);
-      return phi.dot(grad) / phi_norm2;
+      return detail::dot(phi, grad) / phi_norm2;
     };
     info = -(slope_at(eps) - slope_at(-eps)) / (2.0 * eps);
   }
@@ -115,18 +116,18 @@ template <RewardModel Model>
 [[nodiscard]] double normalizing_curvature(const Model& model, const vector_cref& phi,
                                            const vector_cref& theta, Eigen::VectorXd& moved,
                                            Eigen::VectorXd& shifted, Eigen::VectorXd& grad) {
-  const double phi_norm2 = phi.squaredNorm();
-  const double eta = phi.dot(theta);
+  const double phi_norm2 = detail::squared_norm(phi);
+  const double eta = detail::dot(phi, theta);
   const auto log_slope_at = [&](double delta) {  // log psi' at eta + delta
-    moved = theta + (delta / phi_norm2) * phi;
+    detail::add_scaled(moved, theta, delta / phi_norm2, phi);
     double mean_slope = 0.0;
     if constexpr (InvertibleLinkModel<Model>) {
       mean_slope = model.mean_slope(phi, moved);
     } else {  // eps ~ u^(1/3), as in fisher_information
       const double eps = 6.0e-6 * std::max(1.0, std::abs(eta + delta));
-      shifted = moved + (eps / phi_norm2) * phi;
+      detail::add_scaled(shifted, moved, eps / phi_norm2, phi);
       const double up = model.mean(phi, shifted);
-      shifted = moved - (eps / phi_norm2) * phi;
+      detail::add_scaled(shifted, moved, -(eps / phi_norm2), phi);  // the same bits as moved - e phi
       mean_slope = (up - model.mean(phi, shifted)) / (2.0 * eps);
     }
     const double info = fisher_information(model, phi, moved, shifted, grad);

@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/models/canonical_link.hpp"
 #include "sabandit/models/gamma_posterior.hpp"
 #include "sabandit/models/prior.hpp"
@@ -81,7 +82,7 @@ class poisson_model : public canonical_link<poisson_model> {
   /// d/d eta 3 e^(eta / 3) = e^(eta / 3) = mu^(1/3).
   [[nodiscard]] static double normalizing_slope(const vector_cref& phi,
                                                 const vector_cref& theta) noexcept {
-    return normalizing_slope_at(phi.dot(theta));
+    return normalizing_slope_at(detail::dot(phi, theta));
   }
   /// The same at eta.
   [[nodiscard]] static double normalizing_slope_at(double eta) noexcept {
@@ -93,7 +94,7 @@ class poisson_model : public canonical_link<poisson_model> {
   /// x eta - e^eta - lgamma(x + 1); x is a count (lgamma extends it to any x > -1).
   [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
                                       const vector_cref& theta) const {
-    const double eta = phi.dot(theta);
+    const double eta = detail::dot(phi, theta);
     return x * eta - std::exp(eta) - std::lgamma(x + 1.0);
   }
 };
