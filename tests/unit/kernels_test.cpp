@@ -5,6 +5,7 @@
 #include "sabandit/kernels/langevin.hpp"
 #include "sabandit/kernels/sa_average.hpp"
 #include "sabandit/kernels/schedules.hpp"
+#include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/prior.hpp"
 #include "sabandit/random.hpp"
 #include "support/catch.hpp"
@@ -104,8 +105,9 @@ TEST_CASE("step-size schedules", "[kernels]") {
 // detail/vector_ops.hpp replaces the chains' Eigen expressions by loops and one reduction per
 // kind, for compile time; the decisions must not move by a bit. Its operations are compared here
 // with the expressions they replace, exactly (==), on columns of a d x 5 matrix: with d odd the
-// columns start at every alignment, which decides where Eigen's sum() starts its packets.
-// Coefficients of magnitudes from 1e-3 to 1e3 make another reduction order round differently
+// columns start at every offset modulo 4 doubles (every alignment of SSE2's and AVX's packets),
+// which decides where Eigen's sum() starts its packets. Coefficients a standard normal times a
+// factor from 0.03 to 30 make another reduction order round differently
 // (a sequential dot fails this test at every d from 4 on, and a planted change of Alg. 1 line 9's
 // form, theta = (1 - gamma) theta + gamma omega, fails the next one).
 TEST_CASE("vector_ops compute the bits of the Eigen expressions they replace", "[kernels]") {
@@ -160,8 +162,10 @@ TEST_CASE("the kernels' loops compute the bits of their block expressions", "[ke
   // both must agree to the bit, with the same normal draws.
   xoshiro256pp values(23);
   const auto value = [&] { return std::exp(6.9 * (uniform01(values) - 0.5)) * standard_normal(values); };
-  for (const Eigen::Index d : {1, 3, 5, 8}) {
-    CAPTURE(d);
+  for (const Eigen::Index d : {1, 3, 5, 8})
+  for (int draw = 0; draw < 20; ++draw) {
+    CAPTURE(d, draw);
+    const double h = std::abs(value()), c = std::abs(value()), gamma = uniform01(values);
     const Eigen::VectorXd theta = Eigen::VectorXd::NullaryExpr(d, value);
     const Eigen::VectorXd grad = Eigen::VectorXd::NullaryExpr(d, value);
     Eigen::MatrixXd rows(2, d);  // row 0: theta's copy, strided
@@ -171,21 +175,52 @@ TEST_CASE("the kernels' loops compute the bits of their block expressions", "[ke
     Eigen::MatrixXd out_rows(2, d);
     Eigen::VectorXd out(d);
     xoshiro256pp gen_loop(5), gen_block(5);
-    langevin_step(theta, grad, 0.37, 1.3, out, gen_loop);
-    langevin_step(rows.row(0), grad_rows.row(0), 0.37, 1.3, out_rows.row(0), gen_block);
+    langevin_step(theta, grad, h, c, out, gen_loop);
+    langevin_step(rows.row(0), grad_rows.row(0), h, c, out_rows.row(0), gen_block);
     CHECK(out == out_rows.row(0).transpose());
     CHECK(gen_loop == gen_block);
 
     Eigen::VectorXd averaged = theta;
-    sa_average(averaged, out, 0.29);
-    sa_average(rows.row(0), out_rows.row(0), 0.29);
+    sa_average(averaged, out, gamma);
+    sa_average(rows.row(0), out_rows.row(0), gamma);
     CHECK(averaged == rows.row(0).transpose());
 
-    const normal_prior prior{0.7, 2.9};
+    const normal_prior prior{value(), std::abs(value())};
     Eigen::VectorXd g = grad;
     prior.add_log_density_gradient(averaged, 0.43, g);  // rows.row(0) is averaged now
     auto g_row = grad_rows.row(0);
     prior.add_log_density_gradient(rows.row(0), 0.43, g_row);
     CHECK(g == grad_rows.row(0).transpose());
   }
+}
+
+TEST_CASE("vector_ops leave to Eigen what it computes otherwise, and resize as it does",
+          "[kernels]") {
+  // Fixed sizes of 2 or more: Eigen unrolls their reductions into an order of its own (at 6 and
+  // more it differs from the run-time-sized one), so they are Eigen's, through the helpers and
+  // through the models' templates that use them (a review's finding).
+  xoshiro256pp gen(29);
+  const auto value = [&] { return std::exp(6.9 * (uniform01(gen) - 0.5)) * standard_normal(gen); };
+  for (int draw = 0; draw < 200; ++draw) {
+    const Eigen::Matrix<double, 8, 1> x = Eigen::Matrix<double, 8, 1>::NullaryExpr(value);
+    const Eigen::Matrix<double, 8, 1> y = Eigen::Matrix<double, 8, 1>::NullaryExpr(value);
+    CHECK(detail::dot(x, y) == x.dot(y));
+    CHECK(detail::squared_norm(x) == x.squaredNorm());
+    CHECK(detail::sum(x) == x.sum());
+    const double xbar = uniform01(gen);
+    Eigen::Matrix<double, 8, 1> grad;
+    const bernoulli_model model;
+    model.grad_log_likelihood_at_mean(xbar, x, y, grad);
+    CHECK(grad == x * (xbar - model.mean_at(x.dot(y))));
+  }
+  // Another scalar type takes the expression (it compiled before the loops and must still).
+  Eigen::VectorXf theta = Eigen::VectorXf::Constant(3, 1.0F);
+  const Eigen::VectorXf omega = Eigen::VectorXf::Constant(3, 2.0F);
+  sa_average(theta, omega, 0.25);
+  CHECK(theta == Eigen::VectorXf::Constant(3, 1.25F));
+  // A plain output is resized as an assignment resizes it.
+  const Eigen::VectorXd phi = Eigen::VectorXd::Constant(3, 0.5), at = Eigen::VectorXd::Zero(3);
+  Eigen::VectorXd unsized;
+  bernoulli_model().grad_log_likelihood_at_mean(1.0, phi, at, unsized);
+  CHECK(unsized == Eigen::VectorXd::Constant(3, 0.25));  // phi (1 - sigmoid(0))
 }

@@ -27,12 +27,17 @@ void langevin_step(const Eigen::MatrixBase<Theta>& theta, const Eigen::MatrixBas
   const double noise = noise_scale * std::sqrt(2.0 * step_size);
   if constexpr (detail::contiguous_vector<Theta> && detail::contiguous_vector<Grad> &&
                 detail::contiguous_vector<Out>) {
-    // one arm: a loop, the expression's operations in its order (detail/vector_ops.hpp)
+    // one arm: a loop, the expression's operations in its order, one per statement so that
+    // none is fused into an FMA (detail/vector_ops.hpp)
     const double* t = detail::coefficients(theta);
     const double* g = detail::coefficients(grad);
-    double* o = detail::coefficients_out(out_const);
-    for (Eigen::Index i = 0; i < detail::length(out); ++i)
-      o[i] = t[i] + step_size * g[i] + noise * o[i];
+    double* o = detail::coefficients_out(out);
+    for (Eigen::Index i = 0; i < detail::length(out); ++i) {
+      const double drift = step_size * g[i];
+      const double shake = noise * o[i];
+      const double drifted = t[i] + drift;
+      o[i] = drifted + shake;
+    }
   } else {
     out = theta + step_size * grad + noise * out;
   }

@@ -12,13 +12,17 @@ namespace sabandit {
 template <class Theta, class Omega>
 void sa_average(const Eigen::MatrixBase<Theta>& theta_const, const Eigen::MatrixBase<Omega>& omega,
                 double gamma) {
+  auto& theta = const_cast<Eigen::MatrixBase<Theta>&>(theta_const);  // NOLINT: Eigen's idiom
   if constexpr (detail::contiguous_vector<Theta> && detail::contiguous_vector<Omega>) {
-    // one arm: a loop, the expression's operations in its order (detail/vector_ops.hpp)
-    double* t = detail::coefficients_out(theta_const);
+    // one arm: a loop, the expression's operations in its order, one per statement so that
+    // none is fused into an FMA (detail/vector_ops.hpp)
+    double* t = detail::coefficients_out(theta);
     const double* w = detail::coefficients(omega);
-    for (Eigen::Index i = 0; i < detail::length(theta_const); ++i) t[i] += gamma * (w[i] - t[i]);
+    for (Eigen::Index i = 0; i < detail::length(theta); ++i) {
+      const double step = gamma * (w[i] - t[i]);
+      t[i] += step;
+    }
   } else {
-    auto& theta = const_cast<Eigen::MatrixBase<Theta>&>(theta_const);  // NOLINT: Eigen's idiom
     theta += gamma * (omega - theta);
   }
 }

@@ -45,7 +45,8 @@ class canonical_link {
                                    const Eigen::MatrixBase<Theta>& theta,
                                    const Eigen::MatrixBase<Grad>& grad_out) const {
     const double eta = detail::dot(phi, theta);
-    detail::scaled(grad_out, (xbar - model().mean_at(eta)) / model().dispersion(), phi);
+    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
+    detail::scaled(grad, (xbar - model().mean_at(eta)) / model().dispersion(), phi);
   }
 
   /// g'(eta) = b''(eta) = V(b'(eta)) / a, the slope of the mean in eta (models/information.hpp:

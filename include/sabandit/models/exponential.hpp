@@ -106,7 +106,8 @@ class exponential_model {
   void grad_log_likelihood_at_mean(double xbar, const Eigen::MatrixBase<Phi>& phi,
                                    const Eigen::MatrixBase<Theta>& theta,
                                    const Eigen::MatrixBase<Grad>& grad_out) const {
-    detail::scaled(grad_out, xbar * std::exp(-detail::dot(phi, theta)) - 1.0, phi);
+    auto& grad = const_cast<Eigen::MatrixBase<Grad>&>(grad_out);  // NOLINT: Eigen's idiom
+    detail::scaled(grad, xbar * std::exp(-detail::dot(phi, theta)) - 1.0, phi);
   }
 
   // --- Warm start (ClosedFormMapModel) -------------------------------------------------------

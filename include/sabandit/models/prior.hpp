@@ -48,10 +48,14 @@ struct normal_prior {
     if (is_flat()) return;
     const double scale = weight * precision();
     if constexpr (detail::contiguous_vector<Theta> && detail::contiguous_vector<Grad>) {
-      // a loop, the expression's operations in its order (detail/vector_ops.hpp)
+      // a loop, the expression's operations in its order, one per statement so that none is
+      // fused into an FMA (detail/vector_ops.hpp)
       const double* t = detail::coefficients(theta);
       double* g = detail::coefficients_out(grad);
-      for (Eigen::Index i = 0; i < detail::length(grad); ++i) g[i] -= scale * (t[i] - mean);
+      for (Eigen::Index i = 0; i < detail::length(grad); ++i) {
+        const double pull = scale * (t[i] - mean);
+        g[i] -= pull;
+      }
     } else {
       grad -= scale * (theta.array() - mean).matrix();
     }
