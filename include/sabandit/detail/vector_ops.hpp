@@ -166,7 +166,8 @@ template <class V>
 }
 
 /// Gives a plain output vector n coefficients, as an Eigen assignment resizes its destination;
-/// a view (a column, a Map) keeps its size.
+/// a view (a column, a Map) keeps its size. The loops below then run over the output's length,
+/// which is the compile-time 1 of the d = 1 views.
 template <class Out>
 void fit_output(Out&& out, Eigen::Index n) {
   using plain = std::remove_cvref_t<decltype(out.derived())>;
@@ -185,7 +186,7 @@ void copy(Out&& out, const Eigen::DenseBase<X>& x) {
     fit_output(out, length(x));
     double* o = coefficients_out(out);
     const double* a = coefficients(x);
-    for (Eigen::Index i = 0; i < length(x); ++i) o[i] = a[i];
+    for (Eigen::Index i = 0; i < length(out); ++i) o[i] = a[i];
   }
 }
 /// out = x + s y (out may be x or y).
@@ -200,7 +201,7 @@ void add_scaled(Out&& out, const Eigen::MatrixBase<X>& x, double s,
     double* o = coefficients_out(out);
     const double* a = coefficients(x);
     const double* b = coefficients(y);
-    for (Eigen::Index i = 0; i < length(x); ++i) {
+    for (Eigen::Index i = 0; i < length(out); ++i) {
       const double step = s * b[i];  // a statement of its own: no FMA (header comment)
       o[i] = a[i] + step;
     }
@@ -215,7 +216,7 @@ void scaled_plus(Out&& out, double s, const Eigen::MatrixBase<Y>& y, double c) {
     fit_output(out, length(y));
     double* o = coefficients_out(out);
     const double* b = coefficients(y);
-    for (Eigen::Index i = 0; i < length(y); ++i) {
+    for (Eigen::Index i = 0; i < length(out); ++i) {
       const double scaled_b = b[i] * s;  // a statement of its own: no FMA (header comment)
       o[i] = scaled_b + c;
     }
@@ -230,7 +231,7 @@ void scaled(Out&& out, double s, const Eigen::MatrixBase<Y>& y) {
     fit_output(out, length(y));
     double* o = coefficients_out(out);
     const double* b = coefficients(y);
-    for (Eigen::Index i = 0; i < length(y); ++i) o[i] = b[i] * s;
+    for (Eigen::Index i = 0; i < length(out); ++i) o[i] = b[i] * s;
   }
 }
 
