@@ -102,17 +102,23 @@ TEST_CASE("step-size schedules", "[kernels]") {
   CHECK_THROWS_WITH(horizon_schedule(0), Catch::Contains("horizon = 0"));
 }
 
+// A standard normal times a factor from 0.03 to 30: coefficients whose sums round differently
+// in another order (the vector_ops cases below).
+static double spread_value(xoshiro256pp& gen) {
+  return std::exp(6.9 * (uniform01(gen) - 0.5)) * standard_normal(gen);
+}
+
 // detail/vector_ops.hpp replaces the chains' Eigen expressions by loops and one reduction per
 // kind, for compile time; the decisions must not move by a bit. Its operations are compared here
 // with the expressions they replace, exactly (==), on columns of a d x 5 matrix: with d odd the
 // columns start at every offset modulo 4 doubles (every alignment of SSE2's and AVX's packets),
-// which decides where Eigen's sum() starts its packets. Coefficients a standard normal times a
-// factor from 0.03 to 30 make another reduction order round differently
+// which decides where Eigen's sum() starts its packets. Coefficients from spread_value make
+// another reduction order round differently
 // (a sequential dot fails this test at every d from 4 on, and a planted change of Alg. 1 line 9's
 // form, theta = (1 - gamma) theta + gamma omega, fails the next one).
 TEST_CASE("vector_ops compute the bits of the Eigen expressions they replace", "[kernels]") {
   xoshiro256pp gen(17);
-  const auto value = [&] { return std::exp(6.9 * (uniform01(gen) - 0.5)) * standard_normal(gen); };
+  const auto value = [&] { return spread_value(gen); };
   for (const Eigen::Index d : {1, 2, 3, 4, 5, 7, 8, 17}) {
     CAPTURE(d);
     const Eigen::MatrixXd x = Eigen::MatrixXd::NullaryExpr(d, 5, value);
@@ -125,7 +131,8 @@ TEST_CASE("vector_ops compute the bits of the Eigen expressions they replace", "
       CHECK(detail::norm(u) == u.norm());
       CHECK(detail::sum(u) == u.sum());
       CHECK(detail::max_abs(u) == u.lpNorm<Eigen::Infinity>());
-      for (Eigen::Index k = 0; k < d; ++k) CHECK(detail::mean(u.tail(d - k)) == u.tail(d - k).mean());
+      for (Eigen::Index k = 0; k < d; ++k)
+        CHECK(detail::mean(u.tail(d - k)) == u.tail(d - k).mean());
       CHECK(detail::all_finite(u));
       CHECK_FALSE(detail::all_zero(u));
       const double s = value();
@@ -161,7 +168,7 @@ TEST_CASE("the kernels' loops compute the bits of their block expressions", "[ke
   // the Eigen expression on a block (here a row of a matrix, whose coefficients are strided):
   // both must agree to the bit, with the same normal draws.
   xoshiro256pp values(23);
-  const auto value = [&] { return std::exp(6.9 * (uniform01(values) - 0.5)) * standard_normal(values); };
+  const auto value = [&] { return spread_value(values); };
   for (const Eigen::Index d : {1, 3, 5, 8})
   for (int draw = 0; draw < 20; ++draw) {
     CAPTURE(d, draw);
@@ -200,7 +207,7 @@ TEST_CASE("vector_ops leave to Eigen what it computes otherwise, and resize as i
   // more it differs from the run-time-sized one), so they are Eigen's, through the helpers and
   // through the models' templates that use them (a review's finding).
   xoshiro256pp gen(29);
-  const auto value = [&] { return std::exp(6.9 * (uniform01(gen) - 0.5)) * standard_normal(gen); };
+  const auto value = [&] { return spread_value(gen); };
   for (int draw = 0; draw < 200; ++draw) {
     const Eigen::Matrix<double, 8, 1> x = Eigen::Matrix<double, 8, 1>::NullaryExpr(value);
     const Eigen::Matrix<double, 8, 1> y = Eigen::Matrix<double, 8, 1>::NullaryExpr(value);

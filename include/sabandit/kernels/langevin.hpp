@@ -17,7 +17,8 @@
 
 namespace sabandit {
 
-/// out = theta + h grad + noise_scale sqrt(2h) xi with xi ~ N(0, I) from gen: one normal fill and one fused pass.
+/// out = theta + h grad + noise_scale sqrt(2h) xi with xi ~ N(0, I) from gen: one normal fill
+/// and one fused pass.
 template <class Theta, class Grad, class Out, std::uniform_random_bit_generator URBG>
 void langevin_step(const Eigen::MatrixBase<Theta>& theta, const Eigen::MatrixBase<Grad>& grad,
                    double step_size, double noise_scale, const Eigen::MatrixBase<Out>& out_const,

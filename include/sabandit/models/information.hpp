@@ -127,7 +127,8 @@ template <RewardModel Model>
       const double eps = 6.0e-6 * std::max(1.0, std::abs(eta + delta));
       detail::add_scaled(shifted, moved, eps / phi_norm2, phi);
       const double up = model.mean(phi, shifted);
-      detail::add_scaled(shifted, moved, -(eps / phi_norm2), phi);  // the same bits as moved - e phi
+      // moved + (-e) phi: the same bits as moved - e phi (negation is exact)
+      detail::add_scaled(shifted, moved, -(eps / phi_norm2), phi);
       mean_slope = (up - model.mean(phi, shifted)) / (2.0 * eps);
     }
     const double info = fisher_information(model, phi, moved, shifted, grad);

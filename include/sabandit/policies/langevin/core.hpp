@@ -465,7 +465,8 @@ class core {
     const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
     for (Eigen::Index j = 0; j < steps; ++j) {
       source_.gradient(model_, arm, phi, work, grad, gen);
-      const double slope = detail::dot(phi, grad) / phi_norm2;  // d/d eta of the mean log-lik.
+      // d/d eta of the mean log-likelihood
+      const double slope = detail::dot(phi, grad) / phi_norm2;
       const double eta = detail::dot(phi, work);
       const double information = posterior_information(arm, work, eta, in_hand);  // J
       const double metric = in_hand / information;                                 // P
@@ -590,7 +591,8 @@ class core {
   // the iterate's linear predictor <phi_a, theta>.
   template <class Theta>
   [[nodiscard]] double storable_predictor(Eigen::Index arm, const Theta& theta) const {
-    if (!detail::all_finite(theta)) throw_non_finite("the Langevin iterate of arm ", arm, chain_remedy());
+    if (!detail::all_finite(theta))
+      throw_non_finite("the Langevin iterate of arm ", arm, chain_remedy());
     const auto phi = phi_.col(arm);
     // A finite iterate can still overflow <phi, theta>, the decision's centre (line 5), which
     // restore() then rejects: a state that saves must restore.
