@@ -64,9 +64,17 @@ def postgres_url():
 
 
 # A slow machine's worker: sabandit.tune with each simulation 10 s longer (a sleep before it),
-# under the same budget as the others (a study refuses trials of another budget).
-SLOW_WORKER = ("import sys, time, sabandit\n"
+# under the same budget as the others (a study refuses trials of another budget). It starts its
+# first trial only once the others have completed 4: the kill below then lands early in that
+# trial whatever the workers' start-up times (a CI run saw this worker start 4 s before the
+# others had completed 4, so that no kill window ever opened).
+SLOW_WORKER = ("import sys, time, optuna, sabandit\n"
                "from sabandit import tune\n"
+               "url = sys.argv[sys.argv.index('--storage') + 1]\n"
+               "study = optuna.load_study(study_name=%r, storage=url)\n"
+               "complete = optuna.trial.TrialState.COMPLETE\n"
+               "while sum(t.state == complete for t in study.get_trials(deepcopy=False)) < 4:\n"
+               "    time.sleep(0.05)\n"
                "simulate = sabandit.simulate\n"
                "def slow(*args, **kwargs):\n"
                "    time.sleep(10)\n"
@@ -75,9 +83,12 @@ SLOW_WORKER = ("import sys, time, sabandit\n"
                "sys.exit(tune.main(sys.argv[1:]))\n")
 
 
+STUDY = "sabandit-SGR_gap0.5_K10-TS-SGLD"
+
+
 def start_worker(url, index, slow=False):
     # TS-SGLD: each trial simulates 8 x 20,000 rounds of 10 chains (about 0.5 s).
-    program = ["-c", SLOW_WORKER] if slow else ["-m", "sabandit.tune"]
+    program = ["-c", SLOW_WORKER % STUDY] if slow else ["-m", "sabandit.tune"]
     return subprocess.Popen(
         [sys.executable, *program, "run", "--storage", url, "--quiet", "--worker", str(index),
          "--threads", "1", "--policies", "TS-SGLD", "--trials", str(BUDGET), "--runs", "8",
@@ -90,7 +101,7 @@ def trials(study, state):
 
 
 def test_three_workers_exact_budget_and_a_killed_worker(postgres_url):
-    name = "sabandit-SGR_gap0.5_K10-TS-SGLD"
+    name = STUDY
     # Create the study first, so that the workers do not race to create the tables.
     optuna.create_study(study_name=name, storage=postgres_url, direction="minimize")
     study = optuna.load_study(study_name=name, storage=postgres_url)
