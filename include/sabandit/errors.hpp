@@ -104,14 +104,15 @@ namespace sabandit::detail {
   auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::scientific);
   const std::string_view scientific(text, static_cast<std::size_t>(written.ptr - text));
   if (const auto e = scientific.find('e'); e != std::string_view::npos) {
-    std::string_view digits = scientific.substr(e + 1);  // "+200", "-05"
-    if (digits.front() == '+') digits.remove_prefix(1);
+    // The exponent, "+200" or "-05", read digit by digit: std::from_chars would compile
+    // <charconv>'s integer parser into every unit that includes this header.
     int exponent = 0;
-    std::from_chars(digits.data(), digits.data() + digits.size(), exponent);
+    for (const char digit : scientific.substr(e + 2)) exponent = 10 * exponent + (digit - '0');
+    if (scientific[e + 1] == '-') exponent = -exponent;
     if (exponent >= -4 && exponent < 16)
       written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed);
   }
-  return std::string(text, written.ptr);
+  return std::string(text, static_cast<std::size_t>(written.ptr - text));
 }
 template <class C>
 concept character_type = std::same_as<C, char> || std::same_as<C, signed char> ||

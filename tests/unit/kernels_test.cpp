@@ -161,6 +161,17 @@ TEST_CASE("vector_ops compute the bits of the Eigen expressions they replace", "
   CHECK_FALSE(detail::all_finite(w));
   w(4) = -std::numeric_limits<double>::infinity();
   CHECK_FALSE(detail::all_finite(w));
+  CHECK(detail::max_abs(w) == std::numeric_limits<double>::infinity());
+  // max_abs is NaN wherever a NaN sits (Eigen's lpNorm<Infinity> may skip it), so that the warm
+  // start's convergence test, |Newton step| <= tol (1 + max_abs(theta)), fails on a NaN theta.
+  for (Eigen::Index k = 0; k < w.size(); ++k) {
+    Eigen::VectorXd z = Eigen::VectorXd::LinSpaced(5, -2.0, 2.0);
+    z(k) = std::numeric_limits<double>::quiet_NaN();
+    CHECK(std::isnan(detail::max_abs(z)));
+  }
+  CHECK(detail::max_abs(Eigen::VectorXd()) == 0.0);
+  CHECK(detail::filled<Eigen::MatrixXd>(2, 3, 0.5) == Eigen::MatrixXd::Constant(2, 3, 0.5));
+  CHECK((detail::filled<Eigen::ArrayXd>(4, -1.0) == Eigen::ArrayXd::Constant(4, -1.0)).all());
 }
 
 TEST_CASE("the kernels' loops compute the bits of their block expressions", "[kernels]") {

@@ -24,6 +24,10 @@
 // Anything else (another scalar type, strided coefficients, a fixed size in a reduction) takes
 // the Eigen expression itself, so that every call that compiled before compiles and computes
 // as before.
+// The same reason keeps the expression types down: each distinct one (a Constant of a matrix
+// or array, an abs of a Map) costs a unit some 2 MB of the compiler's memory, so storage is
+// filled by `filled`, not by Zero() or Constant().
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -73,6 +77,21 @@ template <class Out>
 }
 
 // (Templates, so that a unit that includes this header and reduces nothing compiles neither.)
+/// A plain matrix or array of rows x cols coefficients, each `value`: Plain::Constant(rows,
+/// cols, value) without its expression type.
+template <class Plain>
+[[nodiscard]] Plain filled(Eigen::Index rows, Eigen::Index cols, typename Plain::Scalar value) {
+  Plain out(rows, cols);
+  std::fill_n(out.data(), out.size(), value);
+  return out;
+}
+/// The same for a vector of `size` coefficients.
+template <class Plain>
+[[nodiscard]] Plain filled(Eigen::Index size, typename Plain::Scalar value) {
+  Plain out(size);
+  std::fill_n(out.data(), out.size(), value);
+  return out;
+}
 /// <x, y> over n coefficients, as Eigen's x.dot(y) reduces it.
 template <class Scalar>
 [[nodiscard]] Scalar dot_n(const Scalar* x, const Scalar* y, Eigen::Index n) {
@@ -154,14 +173,22 @@ template <class V>
     return true;
   }
 }
-/// v.lpNorm<Eigen::Infinity>(), through Eigen's own reduction (its NaN handling included).
+/// v.lpNorm<Eigen::Infinity>(): the largest |coefficient| (0 for an empty vector), which no
+/// order of comparison changes; NaN if a coefficient is NaN, where Eigen's answer depends on
+/// where the NaN sits.
 template <class V>
 [[nodiscard]] double max_abs(const Eigen::MatrixBase<V>& v) {
   if constexpr (!map_reducible<V>) {
     return v.template lpNorm<Eigen::Infinity>();
   } else {
-    return Eigen::Map<const Eigen::VectorXd>(coefficients(v), v.size())
-        .template lpNorm<Eigen::Infinity>();
+    const double* x = coefficients(v);
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < length(v); ++i) {
+      const double magnitude = std::fabs(x[i]);
+      if (std::isnan(magnitude)) return magnitude;
+      if (magnitude > largest) largest = magnitude;
+    }
+    return largest;
   }
 }
 

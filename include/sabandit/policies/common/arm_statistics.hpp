@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 
 namespace sabandit {
@@ -13,7 +14,8 @@ class arm_statistics {
  public:
   /// K arms, none pulled.
   explicit arm_statistics(Eigen::Index num_arms)
-      : count_(Eigen::ArrayXd::Zero(num_arms)), sum_(Eigen::ArrayXd::Zero(num_arms)) {}
+      : count_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)),
+        sum_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)) {}
 
   /// Records one reward of `arm` (unchecked: policies validate first).
   void add(Eigen::Index arm, double reward) noexcept {

@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit::detail {
@@ -38,9 +39,9 @@ template <class Derived>
 class gaussian_scores {
  public:
   explicit gaussian_scores(Eigen::Index num_arms)
-      : center_(Eigen::ArrayXd::Zero(num_arms)),
-        spread_(Eigen::ArrayXd::Zero(num_arms)),
-        tilt_(Eigen::ArrayXd::Zero(num_arms)) {}
+      : center_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)),
+        spread_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)),
+        tilt_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)) {}
 
   void set(Eigen::Index arm, double center, double spread, double tilt = 0.0) noexcept {
     center_(arm) = center;

@@ -73,7 +73,7 @@ namespace sabandit {
 /// predictor (its mean, for the Gaussian).
 [[nodiscard]] inline Eigen::MatrixXd unit_features(Eigen::Index num_arms) {
   detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
-  return Eigen::MatrixXd::Ones(1, num_arms);
+  return detail::filled<Eigen::MatrixXd>(1, num_arms, 1.0);
 }
 
 /// The geometry a Langevin policy steps and samples in (see the header comment).
@@ -176,7 +176,7 @@ class core {
   core(Eigen::MatrixXd features, Model model, Eigen::Index source_size, Average averager,
        const core_settings& settings)
       : phi_(validated_features(std::move(features), source_size)),
-        theta_(Eigen::MatrixXd::Constant(phi_.rows(), phi_.cols(), settings.prior.mean)),
+        theta_(detail::filled<Eigen::MatrixXd>(phi_.rows(), phi_.cols(), settings.prior.mean)),
         phi_norm_(phi_.cols()),
         model_(std::move(model)),
         source_(source_size, phi_.cols()),
@@ -185,7 +185,7 @@ class core {
         stats_(phi_.cols()),
         warm_up_(settings.warmup),
         scores_(phi_.cols()),
-        predictors_(Eigen::ArrayXd::Zero(phi_.cols())),
+        predictors_(detail::filled<Eigen::ArrayXd>(phi_.cols(), 0.0)),
         work_(phi_.rows()),
         proposal_(phi_.rows()),
         grad_(phi_.rows()),
