@@ -3,10 +3,10 @@
 // It sits below every other layer (DESIGN.md, "Arrows point one way"): it includes only the
 // engine it names as the default, and declares the one model type a refinement mentions.
 #include <concepts>
-#include <random>
 
 #include <Eigen/Core>
 
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/xoshiro.hpp"
 
 namespace sabandit {
@@ -128,7 +128,7 @@ concept Environment = requires(const E& env, E& mutable_env, Eigen::Index arm, U
 ///                               support), leaving the policy unchanged.
 /// Policies are regular values: a copy is a checkpoint that replays the same decisions.
 template <class P, class URBG = default_engine>
-concept Policy = std::copy_constructible<P> && std::uniform_random_bit_generator<URBG> &&
+concept Policy = std::copy_constructible<P> && uniform_random_bit_generator<URBG> &&
                  requires(const P& cpolicy, P& policy, URBG& gen, Eigen::Index arm, double x) {
                    { cpolicy.num_arms() } -> std::convertible_to<Eigen::Index>;
                    { policy.select(gen) } -> std::convertible_to<Eigen::Index>;

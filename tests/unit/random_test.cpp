@@ -1,3 +1,4 @@
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -153,6 +154,82 @@ TEST_CASE("uniform helpers stay in range for every kind of engine", "[random]") 
   }
   CHECK(to_open_unit_interval(0) > 0.0);
   CHECK(to_unit_interval(~0ULL) < 1.0);
+}
+
+// Engines that the standard's concept refuses, for the restatement in random/engine.hpp.
+struct signed_result_engine {
+  static constexpr int min() { return 0; }
+  static constexpr int max() { return 9; }
+  int operator()() { return 0; }
+};
+struct empty_range_engine {
+  static constexpr unsigned min() { return 3; }
+  static constexpr unsigned max() { return 3; }
+  unsigned operator()() { return 3; }
+};
+struct mismatched_bounds_engine {
+  static constexpr unsigned long min() { return 0; }
+  static constexpr unsigned long max() { return 9; }
+  unsigned operator()() { return 0; }
+};
+struct runtime_bounds_engine {
+  static unsigned min() { return 0; }
+  static unsigned max() { return 9; }
+  unsigned operator()() { return 0; }
+};
+template <class G>
+inline constexpr bool agrees_with_std =
+    uniform_random_bit_generator<G> == std::uniform_random_bit_generator<G>;
+
+TEST_CASE("sabandit's engine concept is the standard's", "[random]") {
+  STATIC_REQUIRE(uniform_random_bit_generator<xoshiro256pp>);
+  STATIC_REQUIRE(uniform_random_bit_generator<std::mt19937>);
+  STATIC_REQUIRE(uniform_random_bit_generator<test::urbg_archetype>);
+  STATIC_REQUIRE_FALSE(uniform_random_bit_generator<signed_result_engine>);
+  STATIC_REQUIRE_FALSE(uniform_random_bit_generator<empty_range_engine>);
+  STATIC_REQUIRE_FALSE(uniform_random_bit_generator<mismatched_bounds_engine>);
+  STATIC_REQUIRE_FALSE(uniform_random_bit_generator<runtime_bounds_engine>);
+  STATIC_REQUIRE_FALSE(uniform_random_bit_generator<double>);
+  STATIC_REQUIRE(agrees_with_std<xoshiro256pp> && agrees_with_std<splitmix64> &&
+                 agrees_with_std<std::mt19937> && agrees_with_std<std::mt19937_64> &&
+                 agrees_with_std<std::minstd_rand> && agrees_with_std<std::ranlux24> &&
+                 agrees_with_std<std::knuth_b> && agrees_with_std<test::urbg_archetype> &&
+                 agrees_with_std<signed_result_engine> && agrees_with_std<empty_range_engine> &&
+                 agrees_with_std<mismatched_bounds_engine> &&
+                 agrees_with_std<runtime_bounds_engine> && agrees_with_std<double> &&
+                 agrees_with_std<const xoshiro256pp>);
+}
+
+TEST_CASE("random_bits64 fills 64 uniform bits from engines of any range", "[random]") {
+  // std::ranlux24's range is [0, 2^24): every output carries 24 bits, and three of them, shifted
+  // in one after another, are the word (the first one's top 8 bits shifted out).
+  std::ranlux24 engine(11), replay(11);
+  for (int i = 0; i < 100; ++i) {
+    std::uint64_t expected = 0;
+    for (int k = 0; k < 3; ++k) expected = (expected << 24U) | replay();
+    REQUIRE(random_bits64(engine) == expected);
+  }
+  // std::minstd_rand spans [1, 2^31 - 2], so 30 bits per accepted output (those below 2^30
+  // once less 1; the archetype likewise). Each of the 64 bits is 1 with probability 1/2: over
+  // n = 20,000 words its count has standard deviation sqrt(n) / 2 = 70.7, and 5 of them (353.6)
+  // bound all 128 counts at once with probability above 1 - 128 * 5.7e-7 (normal tails; the
+  // draws are fixed by the seeds).
+  std::minstd_rand lcg(12);
+  test::urbg_archetype partial;
+  constexpr int n = 20000;
+  std::array<int, 64> ones_lcg{}, ones_partial{};
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t a = random_bits64(lcg), b = random_bits64(partial);
+    for (std::size_t bit = 0; bit < 64; ++bit) {
+      ones_lcg[bit] += static_cast<int>((a >> bit) & 1U);
+      ones_partial[bit] += static_cast<int>((b >> bit) & 1U);
+    }
+  }
+  for (std::size_t bit = 0; bit < 64; ++bit) {
+    CAPTURE(bit);
+    CHECK(std::abs(ones_lcg[bit] - n / 2) < 5.0 * std::sqrt(double{n}) / 2.0);
+    CHECK(std::abs(ones_partial[bit] - n / 2) < 5.0 * std::sqrt(double{n}) / 2.0);
+  }
 }
 
 // Whether uniform_index(gen, n) compiles for an n of type N (a template, so that a deleted

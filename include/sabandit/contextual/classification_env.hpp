@@ -13,7 +13,6 @@
 #include <limits>
 #include <memory>
 #include <numeric>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -24,6 +23,7 @@
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -133,7 +133,7 @@ class classification_env {
   /// The next example of a uniformly random permutation drawn with `gen`, one step of
   /// Fisher–Yates at a time: n calls show every row once. After n calls a new permutation
   /// starts.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   vector_cref next_context(URBG& gen) {
     if (remaining_ == 0) remaining_ = size();
     const auto pick = static_cast<std::size_t>(uniform_index(gen, static_cast<std::uint64_t>(remaining_)));
@@ -160,7 +160,7 @@ class classification_env {
     return arm == label() ? 1.0 : 0.0;
   }
   /// The reward, deterministic: mean(arm). `gen` is not used.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double pull(Eigen::Index arm, URBG& /*gen*/) const {
     return mean(arm);
   }

@@ -3,12 +3,12 @@
 // and the reward depends on both (the paper's conclusion names this TS-SA's next step).
 // Requirement tables: docs/contextual.md.
 #include <concepts>
-#include <random>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/xoshiro.hpp"
 
 namespace sabandit::contextual {
@@ -26,7 +26,7 @@ namespace sabandit::contextual {
 /// decisions.
 template <class P, class URBG = default_engine>
 concept ContextualPolicy =
-    std::copy_constructible<P> && std::uniform_random_bit_generator<URBG> &&
+    std::copy_constructible<P> && uniform_random_bit_generator<URBG> &&
     requires(const P& cpolicy, P& policy, URBG& gen, const Eigen::VectorXd& x, Eigen::Index arm,
              double r) {
       { cpolicy.num_arms() } -> std::convertible_to<Eigen::Index>;

@@ -3,7 +3,6 @@
 // arm, else argmax_a x^T A_a^-1 b_a (random ties: every estimate is 0 at the start), with
 // A_a = I + sum x x^T and b_a = sum r x over arm a's pulls. One uniform draw decides
 // exploration every round, so the stream does not depend on the data.
-#include <random>
 #include <string>
 #include <utility>
 
@@ -13,9 +12,10 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/ridge_core.hpp"
 #include "sabandit/contextual/tie_break.hpp"
-#include "sabandit/errors.hpp"
 #include "sabandit/detail/state_fields.hpp"
+#include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -44,7 +44,7 @@ class epsilon_greedy_ridge : public ridge_core<Map, epsilon_greedy_ridge_params>
 
   /// u ~ U[0, 1); if u < epsilon a uniform arm, else argmax_a x^T A^-1 b (random ties).
   /// Throws std::invalid_argument naming "context" for a bad context (before any draw).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     require_context(x, this->context_size());
     if (to_unit_interval(random_bits64(gen)) < this->parameters().epsilon)

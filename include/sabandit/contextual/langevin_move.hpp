@@ -7,13 +7,13 @@
 // m I: omega_u = u + h (m L^-1 g) + sqrt(m) c sqrt(2h) xi, then theta = L^-T u. So a move costs
 // three triangular products (O(d^2)) and d normals, and never forms J^-1.
 #include <cmath>
-#include <random>
 
 #include <Eigen/Core>
 
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/kernels/langevin.hpp"
 #include "sabandit/kernels/sa_average.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -30,7 +30,7 @@ struct langevin_scratch {
 /// The move of the header comment on `theta` (in place): gradient g, step h, noise scale c, SA
 /// weight gamma (1: the proposal itself), and the preconditioner m J^-1 when `factor` is not
 /// null (J = L L^T, m = `in_hand`).
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 void langevin_move(Eigen::VectorXd& theta, const Eigen::VectorXd& gradient, double step_size,
                    double noise_scale, double gamma, const information_factor* factor,
                    double in_hand, langevin_scratch& scratch, URBG& gen) {

@@ -10,7 +10,6 @@
 // Memory grows with the arm's pulls: the whole history, n (d + 1) doubles, plus H's d x d
 // factor. Each update re-solves the MAP from the previous one in O(n d^2) per Newton step: the
 // milliseconds per round at d = 65 that contextual TS-SA's O(d^2 + B d) is measured against.
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,10 +24,11 @@
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/contextual/policy_core.hpp"
 #include "sabandit/contextual/workspace.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/detail/state_fields.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -77,7 +77,7 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
 
   /// argmax_a of x^T m_a + v sqrt(x^T H_a^-1 x) z_a, z ~ N(0, I_K) in arm order; throws
   /// std::invalid_argument naming "context".
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     return this->argmax_of(
         x,
@@ -94,7 +94,7 @@ class laplace_ts : public policy_core<Map, laplace_ts_params> {
   /// and H. Throws std::invalid_argument naming "context" or "reward" (outside the model's
   /// support), std::out_of_range for the arm, std::domain_error if Newton's method becomes
   /// non-finite; the policy is then unchanged.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& /*gen*/) {
     const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
     auto& history = histories_[static_cast<std::size_t>(block)];

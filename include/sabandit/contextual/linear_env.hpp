@@ -5,7 +5,6 @@
 //    (standardised features, then the constant 1);
 //  - arm a's reward has mean g(<x, theta*_a>): linear-Gaussian (g the identity, Gaussian noise
 //    of a given sd) or logistic (g the sigmoid, Bernoulli rewards).
-#include <random>
 #include <string>
 #include <utility>
 
@@ -15,6 +14,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/random/bernoulli.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit::contextual {
@@ -25,7 +25,7 @@ struct gaussian_rewards {
   /// The identity link.
   [[nodiscard]] static double mean_at(double eta) noexcept { return eta; }
   /// mean + noise_sd * N(0, 1), with sabandit's own normal sampler.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double draw(double mean, URBG& gen) const {
     return mean + noise_sd * standard_normal(gen);
   }
@@ -36,7 +36,7 @@ struct logistic_rewards {
   /// The logistic link, without overflow (models/bernoulli.hpp).
   [[nodiscard]] static double mean_at(double eta) noexcept { return sigmoid(eta); }
   /// 1 with probability `mean`, else 0.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] static double draw(double mean, URBG& gen) {
     return bernoulli_variate(mean, gen);
   }
@@ -76,7 +76,7 @@ class linear_env {
   [[nodiscard]] const Eigen::MatrixXd& theta() const noexcept { return theta_; }
 
   /// Draws x = (z, 1), z ~ N(0, I_{d-1}), with `gen`, and the arms' means at it.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   vector_cref next_context(URBG& gen) {
     const Eigen::Index d = context_size();
     fill_standard_normal(x_.head(d - 1), gen);
@@ -99,7 +99,7 @@ class linear_env {
     return best;
   }
   /// One reward of `arm` at the current context, drawn with `gen`.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double pull(Eigen::Index arm, URBG& gen) const {
     return rewards_.draw(mean(arm), gen);
   }

@@ -8,7 +8,6 @@
 // so a round draws one standard normal per arm (in arm order), not d: the same law for the
 // decision at a d-th of the draws (DESIGN.md, "one scalar normal per arm").
 #include <cmath>
-#include <random>
 #include <string>
 #include <utility>
 
@@ -17,8 +16,9 @@
 #include "sabandit/contextual/concepts.hpp"
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/ridge_core.hpp"
-#include "sabandit/errors.hpp"
 #include "sabandit/detail/state_fields.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit::contextual {
@@ -48,7 +48,7 @@ class linear_ts : public ridge_core<Map, linear_ts_params> {
 
   /// argmax_a of x^T A^-1 b + v sqrt(x^T A^-1 x) z_a, z ~ N(0, I_K) drawn in arm order
   /// (random ties, which have probability 0); throws std::invalid_argument naming "context".
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     return this->argmax_of(
         x,

@@ -6,7 +6,6 @@
 // the argmax played, ties broken uniformly at random (all arms tie at the start). With a shared
 // feature map, x becomes phi(x, a) and A, b are one block's (feature_maps.hpp).
 #include <cmath>
-#include <random>
 #include <string>
 #include <utility>
 
@@ -15,8 +14,9 @@
 #include "sabandit/contextual/concepts.hpp"
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/ridge_core.hpp"
-#include "sabandit/errors.hpp"
 #include "sabandit/detail/state_fields.hpp"
+#include "sabandit/errors.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -47,7 +47,7 @@ class linucb : public ridge_core<Map, linucb_params> {
 
   /// argmax_a x^T A^-1 b + alpha sqrt(x^T A^-1 x), random ties; throws std::invalid_argument
   /// naming "context" for a bad context.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     return this->argmax_of(
         x,

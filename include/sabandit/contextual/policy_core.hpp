@@ -6,7 +6,6 @@
 #include <cmath>
 #include <concepts>
 #include <optional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,10 +17,11 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/contextual/tie_break.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
-#include "sabandit/detail/state_fields.hpp"
 
 namespace sabandit::contextual {
 
@@ -61,7 +61,7 @@ class policy_core {
   /// and returns the argmax with random ties. A score that is NaN (an overflow at an extreme
   /// context: 0 x inf, inf - inf), which no argmax can rank, throws std::domain_error naming
   /// the arm, and scores() keeps the last select's: the scores are made aside.
-  template <class Score, std::uniform_random_bit_generator URBG>
+  template <class Score, uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index argmax_of(const vector_cref& x, Score&& score, URBG& gen) {
     require_context(x, context_size());
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
@@ -162,7 +162,7 @@ class policy_core {
 /// A Thompson score: prediction + scale sqrt(q) z with z ~ N(0, 1), the draw of <phi, theta>
 /// for theta ~ N(estimate, scale^2 F^-1) where prediction = <phi, estimate> and
 /// q = phi^T F^-1 phi (one scalar normal per arm, whatever d: DESIGN.md).
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] double thompson_score(double prediction, double q, double scale, URBG& gen) {
   return prediction + std::sqrt(q) * scale * standard_normal(gen);
 }

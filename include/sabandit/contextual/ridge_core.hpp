@@ -3,7 +3,6 @@
 // statistics (ridge_statistics.hpp), their update, and the constructors. Each policy adds only
 // its score.
 #include <concepts>
-#include <random>
 #include <utility>
 
 #include <Eigen/Core>
@@ -14,6 +13,7 @@
 #include "sabandit/contextual/policy_core.hpp"
 #include "sabandit/contextual/ridge_statistics.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -45,7 +45,7 @@ class ridge_core : public policy_core<Map, Params> {
   /// Learns reward r of `arm` at context x: A += phi phi^T, b += r phi for its block.
   /// Throws std::invalid_argument naming "context" or "reward", std::out_of_range for the arm,
   /// std::domain_error if the statistics would overflow; the policy is then unchanged.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& /*gen*/) {
     // No model: every reward within the numeric contract (errors.hpp).
     const auto [phi, block] = this->checked_pull(x, arm, reward, unrestricted_rewards{});

@@ -3,11 +3,11 @@
 // LinUCB tie exactly at the start (every estimate 0, every LinUCB width alpha |x|), and a
 // lowest-index rule would then play arm 0 until the data said otherwise.
 #include <cstdint>
-#include <random>
 
 #include <Eigen/Core>
 
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/lemire32.hpp"
 
 // In sabandit::detail, not a contextual::detail (contextual/simulate.hpp says why).
@@ -20,7 +20,7 @@ namespace sabandit::detail {
 /// range that never reaches the newest entries, or for a multiple of 2^32 to 0, a division by
 /// zero in Lemire's test. Count first, engine second is this helper's order, not the public
 /// uniform_index(gen, n)'s: it is not for users.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] Eigen::Index index_below(Eigen::Index n, URBG& gen) {
   if (n < 1 || n > Eigen::Index{0xFFFFFFFF})
     return static_cast<Eigen::Index>(sabandit::uniform_index(gen, n));  // throws for n < 1
@@ -35,7 +35,7 @@ namespace sabandit::contextual {
 /// argmax_a scores(a), a uniformly random one of the maximisers when several tie exactly.
 /// Draws from `gen` only when there is a tie, so that a problem without ties consumes the
 /// same stream whatever the tie rule.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] Eigen::Index argmax_random_ties(const Eigen::ArrayXd& scores, URBG& gen) {
   Eigen::Index best = 0, ties = 1;
   for (Eigen::Index a = 1; a < scores.size(); ++a) {

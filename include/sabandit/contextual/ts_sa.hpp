@@ -65,7 +65,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -90,6 +89,7 @@
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/information.hpp"
 #include "sabandit/models/support.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -156,7 +156,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   /// During the warm-up, the first arm with the fewest pulls (round-robin, Alg. 1 line 1);
   /// then lines 3-5: argmax_a <phi, theta_k> + sqrt(tau) |L_k^-1 phi| z_a, z ~ N(0, I_K) in arm
   /// order. Throws std::invalid_argument naming "context" for a bad context.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     require_context(x, this->context_size());
     if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
@@ -176,7 +176,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   /// std::out_of_range for the arm, std::domain_error if the chain or the warm start become
   /// non-finite; the policy is then unchanged. After the refit phase it allocates only
   /// the rank-one kernel's temporary (information_factor::rank_one_update).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& gen) {
     const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
     const auto k = static_cast<std::size_t>(block);
@@ -307,7 +307,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
 
   // Lines 6-10 for `block` with n pulls before this one, into work_.theta and work_.factor
   // (the policy is not touched).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void advance(Eigen::Index block, const vector_cref& phi, double reward, Eigen::Index n,
                URBG& gen) {
     const auto k = static_cast<std::size_t>(block);

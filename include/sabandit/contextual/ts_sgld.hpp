@@ -20,7 +20,6 @@
 // Before its Omega warm-up pulls a block does not move; at the last one it starts at the MAP of
 // its pairs (glm_map.hpp), as contextual TS-SA does.
 #include <cmath>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -39,10 +38,11 @@
 #include "sabandit/contextual/policy_core.hpp"
 #include "sabandit/contextual/tie_break.hpp"
 #include "sabandit/contextual/workspace.hpp"
+#include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/support.hpp"
-#include "sabandit/detail/state_fields.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -98,7 +98,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   /// or if a score is NaN, the chains then unchanged) and the argmax_a <phi(x, a), theta_k> is
   /// played (random ties).
   /// Throws std::invalid_argument naming "context" for a bad context.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
     require_context(x, this->context_size());
     if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
@@ -119,7 +119,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   /// the MAP of its pairs. Throws std::invalid_argument naming "context" or "reward",
   /// std::out_of_range for the arm, std::domain_error if the warm start becomes non-finite; the
   /// policy is then unchanged.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& /*gen*/) {
     const auto [phi, block] = this->checked_pull(x, arm, reward, model_);
     const double norm2 = phi.squaredNorm();  // the step's scale and every gradient term's
@@ -227,7 +227,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   }
 
   // N moves of a started block's chain, in next_.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void move(Eigen::Index block, URBG& gen) {
     const auto& history = histories_[static_cast<std::size_t>(block)];
     const Eigen::Index n = history.size();

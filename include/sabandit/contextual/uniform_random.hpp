@@ -5,7 +5,6 @@
 // closed form; contextual::simulate measures it on the same paired trials as the policies
 // compared with it (an independent check computed it by Monte Carlo, for want of this policy).
 #include <cstdint>
-#include <random>
 
 #include <Eigen/Core>
 
@@ -13,6 +12,7 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::contextual {
 
@@ -34,14 +34,14 @@ class uniform_random {
   [[nodiscard]] Eigen::Index context_size() const noexcept { return context_size_; }
 
   /// An arm drawn uniformly (one uniform_index draw from `gen`), after checking the context.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) const {
     require_context(x, context_size_);
     return static_cast<Eigen::Index>(uniform_index(gen, static_cast<std::uint64_t>(num_arms_)));
   }
 
   /// Checks the context, the arm and the reward (finite, |r| <= 1e150), and learns nothing.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(const vector_cref& x, Eigen::Index arm, double reward, URBG& /*gen*/) const {
     require_context(x, context_size_);
     detail::require_arm(arm, num_arms_);

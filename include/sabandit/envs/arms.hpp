@@ -2,12 +2,12 @@
 // Reward distributions for one arm. Each is a small value with `mean()` and `operator()(gen)`;
 // any type with those two members can be an arm of a bandit_env (see envs/bandit_env.hpp).
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/exponential.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/poisson.hpp"
@@ -29,7 +29,7 @@ class normal_arm {
   [[nodiscard]] double variance() const noexcept { return stddev_ * stddev_; }
   /// One reward: mean + sd * z with sabandit's own normal sampler, so that rewards do not
   /// depend on the standard library's implementation.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     return mean_ + stddev_ * standard_normal(gen);
   }
@@ -73,7 +73,7 @@ class normal_mixture_arm {
   [[nodiscard]] const std::vector<component>& components() const noexcept { return components_; }
 
   /// One uniform picks the component, one normal draws from it.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     const double u = uniform01(gen);
     double cumulative = 0.0;
@@ -103,7 +103,7 @@ class bernoulli_arm {
   /// p: the probability of a reward of 1.
   [[nodiscard]] double mean() const noexcept { return p_; }
   /// 1 with probability p, else 0, from one uniform draw.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     return uniform01(gen) < p_ ? 1.0 : 0.0;
   }
@@ -123,7 +123,7 @@ class poisson_arm {
   /// The expected count.
   [[nodiscard]] double mean() const noexcept { return mean_; }
   /// One count, exact (random/poisson.hpp).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     return poisson_variate(mean_, gen);
   }
@@ -140,7 +140,7 @@ class exponential_arm {
   /// The expected duration.
   [[nodiscard]] double mean() const noexcept { return mean_; }
   /// One duration, by inversion.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     return exponential_variate(mean_, gen);
   }

@@ -1,7 +1,6 @@
 #pragma once
 // A K-armed environment built from one reward distribution per arm.
 #include <algorithm>
-#include <random>
 #include <vector>
 
 #include <Eigen/Core>
@@ -9,6 +8,7 @@
 #include "sabandit/concepts.hpp"
 #include "sabandit/envs/arms.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -62,7 +62,7 @@ class bandit_env {
 
   /// One reward of arm a drawn with `gen`; the simulator passes arm a's own stream, which is
   /// what makes the k-th pull of an arm the same for every policy (common random numbers).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double pull(Eigen::Index arm, URBG& gen) const {
     return at(arm)(gen);
   }

@@ -7,7 +7,6 @@
 //    have mean g(<phi_a, theta*_a>) for the model's inverse link g.
 #include <cmath>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "sabandit/envs/bandit_env.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit {
@@ -100,7 +100,7 @@ bandit_env<Arm> feature_setting(const Eigen::MatrixXd& features, const Eigen::Ma
 }
 
 /// d x K features with iid N(0, 1/d) entries, so that |phi_a| is about 1 whatever d is.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] Eigen::MatrixXd random_features(Eigen::Index dimension, Eigen::Index num_arms,
                                               URBG& gen) {
   detail::require_at_least<Eigen::Index>("dimension", dimension, 1);

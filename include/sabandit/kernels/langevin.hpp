@@ -8,18 +8,18 @@
 // is the SGLD update of the Preliminaries (eq. "euler_update"), targeting exp(tau' n F_n).
 // Convention: the drift is h * grad (not h/2 * grad) and the noise variance 2h, as in the paper.
 #include <cmath>
-#include <random>
 
 #include <Eigen/Core>
 
 #include "sabandit/detail/vector_ops.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit {
 
 /// out = theta + h grad + noise_scale sqrt(2h) xi with xi ~ N(0, I) from gen: one normal fill
 /// and one fused pass.
-template <class Theta, class Grad, class Out, std::uniform_random_bit_generator URBG>
+template <class Theta, class Grad, class Out, uniform_random_bit_generator URBG>
 void langevin_step(const Eigen::MatrixBase<Theta>& theta, const Eigen::MatrixBase<Grad>& grad,
                    double step_size, double noise_scale, const Eigen::MatrixBase<Out>& out_const,
                    URBG& gen) {

@@ -5,11 +5,11 @@
 // parameters by tau: the mean is unchanged and the variance grows by about tau (a power
 // posterior, the analogue of the Gaussian TS temperature).
 #include <cmath>
-#include <random>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
 #include "sabandit/random/beta.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -74,7 +74,7 @@ class beta_posterior {
   }
   /// A draw from Beta(alpha / tau, beta / tau). Throws std::invalid_argument naming the
   /// temperature unless tau is in [1e-100, 1e100] (thompson's range).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
     detail::require_temperature(temperature);
     return beta_variate(alpha_ / temperature, beta_ / temperature, gen);

@@ -3,10 +3,10 @@
 // A tempered draw divides shape and rate by tau: the mean is unchanged and the variance grows
 // by tau (a power posterior, the analogue of the Gaussian TS temperature).
 #include <cmath>
-#include <random>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/gamma.hpp"
 
 namespace sabandit {
@@ -68,14 +68,14 @@ class gamma_posterior {
   [[nodiscard]] double variance() const noexcept { return shape_ / (rate_ * rate_); }
   /// A draw from Gamma(shape / tau, rate / tau). Throws std::invalid_argument naming the
   /// temperature unless tau is in [1e-100, 1e100] (thompson's range).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
     detail::require_temperature(temperature);
     return gamma_variate(shape_ / temperature, gen) * (temperature / rate_);
   }
   /// The logarithm of sample(gen, temperature), from the same engine calls: finite where the
   /// draw underflows to 0 (shape / tau below about 0.001), which would tie arms at 0.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double log_sample(URBG& gen, double temperature = 1.0) const {
     detail::require_temperature(temperature);
     return gamma_sampler(shape_ / temperature).log_variate(gen) + std::log(temperature / rate_);

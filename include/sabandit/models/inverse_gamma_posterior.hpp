@@ -7,10 +7,10 @@
 // its posterior is proper once an arm has one reward, which thompson's warm-up (>= 1) provides.
 // A tempered draw divides shape and scale by tau, as gamma_posterior does (a power posterior).
 #include <cmath>
-#include <random>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/gamma.hpp"
 
 namespace sabandit {
@@ -84,7 +84,7 @@ class inverse_gamma_posterior {
   /// std::invalid_argument naming the shape otherwise, and naming the temperature unless tau
   /// is in [1e-100, 1e100]. +infinity where G underflows to 0 (shape / tau below about 0.001:
   /// random/gamma.hpp); log_sample does not.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
     detail::require_temperature(temperature);
     return (scale_ / temperature) / gamma_variate(shape_ / temperature, gen);
@@ -92,7 +92,7 @@ class inverse_gamma_posterior {
   /// The logarithm of sample(gen, temperature), from the same engine calls: finite however
   /// small G is, so that thompson's argmax over arms stays a comparison where draws of the
   /// mean would all be +infinity (a tie that the lowest index would win).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double log_sample(URBG& gen, double temperature = 1.0) const {
     detail::require_temperature(temperature);
     return std::log(scale_ / temperature) - gamma_sampler(shape_ / temperature).log_variate(gen);

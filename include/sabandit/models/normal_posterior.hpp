@@ -8,11 +8,11 @@
 // the posterior moves with the rewards when they are shifted or scaled, which no proper prior
 // does. It has no draw before the first reward; thompson's warm-up gives every arm one.
 #include <cmath>
-#include <random>
 #include <stdexcept>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/models/prior.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit {
@@ -51,7 +51,7 @@ class normal_posterior {
   /// A draw from N(mean, tau variance). Throws std::invalid_argument naming the temperature
   /// unless tau is in [1e-100, 1e100] (thompson's range; a negative tau gave NaN), and
   /// std::domain_error under the flat prior before any reward (it has no distribution yet).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double sample(URBG& gen, double temperature = 1.0) const {
     detail::require_temperature(temperature);
     if (!has_information())

@@ -5,7 +5,6 @@
 // are greedy otherwise, with epsilon = 1/K; here that regime is epsilon = 1 - 1/K.) It is TS plus one coin, so it is built from thompson<Model>
 // and works over any model with a conjugate posterior (Gaussian: the paper's baseline).
 #include <optional>
-#include <random>
 #include <string>
 
 #include <Eigen/Core>
@@ -17,6 +16,7 @@
 #include "sabandit/policies/common/gaussian_scores.hpp"
 #include "sabandit/policies/thompson.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -51,7 +51,7 @@ class epsilon_ts {
   /// During the warm-up, the warm-up's arm; then one uniform draw picks the greedy branch
   /// (highest posterior mean) or a Thompson sample. The coin is not drawn during the warm-up,
   /// so the warm-up consumes the engine exactly as thompson's does.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (!ts_.warmed_up()) return ts_.select(gen);
     if (uniform01(gen) < epsilon_) return detail::argmax(ts_.posterior_means());
@@ -59,7 +59,7 @@ class epsilon_ts {
   }
 
   /// Updates the shared posterior; the same checks and strong guarantee as thompson::update.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& gen) {
     ts_.update(arm, reward, gen);
   }

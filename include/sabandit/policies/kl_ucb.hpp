@@ -13,7 +13,6 @@
 // replaced by bisection.
 #include <cmath>
 #include <limits>
-#include <random>
 #include <string>
 
 #include <Eigen/Core>
@@ -26,6 +25,7 @@
 #include "sabandit/policies/common/arm_statistics.hpp"
 #include "sabandit/policies/common/gaussian_scores.hpp"
 #include "sabandit/policies/common/warm_up.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -114,7 +114,7 @@ class kl_ucb {
   [[nodiscard]] const Model& model() const noexcept { return model_; }
 
   /// K index computations a round (each a few Newton steps). The engine is not used.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& /*gen*/) {
     if (const auto arm = warm_up_.pending(stats_)) return *arm;
     const double log_t = std::log(static_cast<double>(stats_.total() + 1));
@@ -129,7 +129,7 @@ class kl_ucb {
 
   /// Strong guarantee; rewards outside the model's support (e.g. 2 for Bernoulli) or beyond
   /// |reward| <= 1e150 are rejected (models/support.hpp).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
     detail::require_arm(arm, num_arms());
     detail::require_supported_reward(model_, reward);

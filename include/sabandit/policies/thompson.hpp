@@ -13,7 +13,6 @@
 // A model without a conjugate posterior is rejected at compile time: use the Langevin
 // policies (ts_sa, ts_sgld), which need only a likelihood.
 #include <cmath>
-#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,6 +27,7 @@
 #include "sabandit/policies/common/arm_statistics.hpp"
 #include "sabandit/policies/common/gaussian_scores.hpp"
 #include "sabandit/policies/common/warm_up.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -81,7 +81,7 @@ class thompson {
 
   /// During the warm-up, the warm-up's arm; then argmax_a of one draw from each arm's
   /// (tempered) posterior. Ties go to the lowest index.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
     if (const auto arm = warm_up_.pending(stats_)) return *arm;
     if constexpr (normal_draws) {
@@ -101,7 +101,7 @@ class thompson {
   /// Strong guarantee: validates the arm and the reward (in the model's support, finite with
   /// |reward| <= 1e150: models/support.hpp), then updates one arm in O(1). The engine is not
   /// used.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
     detail::require_arm(arm, num_arms());
     // The posterior stands for the model, which thompson does not keep; a built-in posterior

@@ -40,7 +40,6 @@
 #include <algorithm>
 #include <concepts>
 #include <limits>
-#include <random>
 #include <string>
 
 #include <Eigen/Core>
@@ -53,6 +52,7 @@
 #include "sabandit/policies/langevin/averaging.hpp"
 #include "sabandit/policies/langevin/core.hpp"
 #include "sabandit/policies/langevin/recent_window.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -168,12 +168,12 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
   [[nodiscard]] const params& parameters() const noexcept { return params_; }
 
   /// During the warm-up, the warm-up's arm (round-robin); then lines 4-5: one scalar normal per arm, argmax (ties to the lowest index).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen);
 
   /// Strong guarantee: the arm and reward are checked, the new iterate is computed aside and
   /// committed only if finite. No allocation.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& gen);
 
   /// The reward windows (B x K), to show that memory does not grow with the horizon.
@@ -266,14 +266,14 @@ ts_sa<Model, Schedule, Source>::ts_sa(Eigen::MatrixXd features, const params& p,
       params_(p) {}
 
 template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 Eigen::Index ts_sa<Model, Schedule, Source>::select(URBG& gen) {
   if (const auto arm = this->warm_up_arm()) return *arm;
   return this->sample_argmax(gen);  // lines 4-5
 }
 
 template <RewardModel Model, SaSchedule Schedule, langevin::GradientSource Source>
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 void ts_sa<Model, Schedule, Source>::update(Eigen::Index arm, double reward, URBG& gen) {
   core::update(arm, reward, gen, [&](Eigen::Index n) {
     // Lines 6-10 from theta_a(n); line 11 stores theta_a(n + 1), then the reward joins.

@@ -28,7 +28,6 @@
 // position-dependent metric (Ma et al. 2015) is left out, as pSGLD does; for the Gaussian
 // P is constant and the target is exact. Off by default: the paper's baseline is unchanged.
 #include <cmath>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,6 +41,7 @@
 #include "sabandit/policies/langevin/averaging.hpp"
 #include "sabandit/policies/langevin/core.hpp"
 #include "sabandit/policies/langevin/uniform_minibatch.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -92,12 +92,12 @@ class ts_sgld
   /// weight 1 / n_a; the round's mini-batches come from one block of random indices
   /// (uniform_minibatch::begin_round; up to 2^24 indices a round, beyond which they are drawn
   /// arm by arm), then each arm draws its d normals per step, in arm order.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen);
 
   /// Strong guarantee; the chains move in select(), so this only records the reward (and
   /// starts the arm's chain at its last warm-up pull).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& gen);
 
   /// Arm a's full reward history, as an Eigen view. Throws std::out_of_range for a bad arm.
@@ -150,7 +150,7 @@ ts_sgld<Model>::ts_sgld(Eigen::MatrixXd features, const params& p, Model model)
       next_(this->dimension(), this->num_arms()) {}
 
 template <RewardModel Model>
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 Eigen::Index ts_sgld<Model>::select(URBG& gen) {
   if (const auto arm = this->warm_up_arm()) return *arm;
   this->source().begin_round(params_.inner_steps, gen);
@@ -184,7 +184,7 @@ Eigen::Index ts_sgld<Model>::select(URBG& gen) {
 }
 
 template <RewardModel Model>
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 void ts_sgld<Model>::update(Eigen::Index arm, double reward, URBG& gen) {
   core::update(arm, reward, gen, [](Eigen::Index /*n*/) {});
 }

@@ -6,7 +6,6 @@
 // scale, hence not called `temperature`, the name of a *variance* factor in every sampling
 // policy (thompson, epsilon_ts, ts_sa, ts_sgld). Version 0.2 called it `temperature` here too.
 #include <cmath>
-#include <random>
 #include <string>
 
 #include <Eigen/Core>
@@ -16,6 +15,7 @@
 #include "sabandit/policies/common/arm_statistics.hpp"
 #include "sabandit/policies/common/gaussian_scores.hpp"
 #include "sabandit/policies/common/warm_up.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -53,7 +53,7 @@ class ucb {
 
   /// O(K) and one logarithm and one square root a round: the arm-dependent part of the bonus,
   /// sqrt(2 / n_a), is cached at update time. The engine is not used (UCB is deterministic).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& /*gen*/) {
     if (const auto arm = warm_up_.pending(stats_)) return *arm;
     const double round = static_cast<double>(stats_.total() + 1);
@@ -64,7 +64,7 @@ class ucb {
 
   /// Records one reward in O(1). Strong guarantee: an arm outside [0, K) (std::out_of_range)
   /// or a reward that is not finite or beyond |reward| <= 1e150 (std::invalid_argument) throws before anything changes.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void update(Eigen::Index arm, double reward, URBG& /*gen*/) {
     detail::require_arm(arm, num_arms());
     detail::require_reward(reward);

@@ -1,9 +1,9 @@
 #pragma once
 // Bernoulli(p) variates from any URBG, as 0.0 or 1.0 (the reward type of the bandit code).
-#include <random>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -12,7 +12,7 @@ namespace sabandit {
 /// is exactly ceil(p 2^53) 2^-53. That is p itself whenever p is a multiple of 2^-53 (every
 /// double in [0.5, 1], and 0), and p rounded up by less than 2^-53 otherwise. p = 0 never gives
 /// 1.0 and p = 1 always does.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] double bernoulli_variate(double p, URBG& gen) {
   if (!(p >= 0.0 && p <= 1.0)) detail::throw_invalid("p", p, "must be in [0, 1]");
   return uniform01(gen) < p ? 1.0 : 0.0;

@@ -11,9 +11,9 @@
 // Jöhnk's method was the alternative for small shapes; its acceptance rate falls as the shapes
 // grow, whereas this route costs two gammas at every shape.
 #include <cmath>
-#include <random>
 
 #include "sabandit/errors.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/gamma.hpp"
 
 namespace sabandit {
@@ -31,7 +31,7 @@ class beta_sampler {
   [[nodiscard]] double b() const noexcept { return y_.shape(); }
 
   /// A variate in [0, 1].
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     if (a() < 1.0 && b() < 1.0) {
       const double log_x = x_.log_variate(gen);
@@ -49,7 +49,7 @@ class beta_sampler {
 };
 
 /// One Beta(a, b) variate in [0, 1]; a and b must be in [1e-300, 1e300].
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] double beta_variate(double a, double b, URBG& gen) {
   return beta_sampler(a, b)(gen);
 }

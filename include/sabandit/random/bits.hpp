@@ -1,21 +1,22 @@
 #pragma once
-// Turning any std::uniform_random_bit_generator into 64 random bits and uniform doubles.
-// Full-range 64-bit engines (the library's own) cost one call; full-range 32-bit engines
-// (std::mt19937) two; anything else goes through std::uniform_int_distribution.
+// Turning any uniform random bit generator (random/engine.hpp) into 64 random bits and uniform
+// doubles. Full-range 64-bit engines (the library's own) cost one call; full-range 32-bit
+// engines (std::mt19937) two; any other engine b bits per call (below).
+#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "sabandit/detail/compiler.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
 /// 64 uniformly random bits from any URBG.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] inline std::uint64_t random_bits64(URBG& gen) {
   using result = typename URBG::result_type;
   constexpr auto lo = URBG::min();
@@ -27,8 +28,24 @@ template <std::uniform_random_bit_generator URBG>
     const auto high = static_cast<std::uint64_t>(gen());
     return (high << 32U) | static_cast<std::uint64_t>(gen());
   } else {
-    std::uniform_int_distribution<std::uint64_t> all_bits;
-    return all_bits(gen);
+    // An engine whose outputs, less min(), span [0, R] with R + 1 neither 2^32 nor 2^64
+    // (std::minstd_rand, std::ranlux24, an engine of the user's own). An output below 2^b, the
+    // largest power of two at most R + 1, carries b uniform bits; larger ones are drawn again
+    // (fewer than half of them); ceil(64 / b) accepted outputs, shifted in one after another,
+    // fill the word. Written here rather than through std::uniform_int_distribution, whose
+    // <random> would cost every unit that draws (random/engine.hpp).
+    constexpr auto range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+    constexpr int b = std::bit_width(range + 1) - 1;  // range + 1 <= 2^64 - 1: no overflow
+    constexpr std::uint64_t accepted = std::uint64_t{1} << b;
+    std::uint64_t bits = 0;
+    for (int filled = 0; filled < 64; filled += b) {
+      std::uint64_t draw = 0;
+      do {
+        draw = static_cast<std::uint64_t>(gen()) - static_cast<std::uint64_t>(lo);
+      } while (draw >= accepted);
+      bits = (bits << b) | draw;
+    }
+    return bits;
   }
 }
 
@@ -47,7 +64,7 @@ template <std::uniform_random_bit_generator URBG>
 /// A double in [0, 1) from the engine's top 53 bits (every value a multiple of 2^-53): the
 /// library's own uniform, so that results do not depend on the standard library's
 /// std::uniform_real_distribution, and one engine call where the engine gives 64 bits.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] inline double uniform01(URBG& gen) {
   return to_unit_interval(random_bits64(gen));
 }
@@ -66,7 +83,7 @@ namespace detail {
 /// A uniform index in [0, n), n >= 1, by Lemire's multiply-shift: one engine call, no division.
 /// Without the rejection step its bias is at most n / 2^64, far below anything measurable.
 /// Throws std::invalid_argument naming n for n = 0, an empty range (n = 0 used to give 0).
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] inline std::uint64_t uniform_index(URBG& gen, std::uint64_t n) {
   if (n == 0) [[unlikely]] detail::throw_empty_index_range(0);
   return detail::mul_high64(random_bits64(gen), n);
@@ -74,7 +91,7 @@ template <std::uniform_random_bit_generator URBG>
 
 /// The same for a signed n (an int or Eigen::Index count): throws std::invalid_argument naming
 /// n for n < 1, where the conversion to std::uint64_t would turn -1 into 2^64 - 1.
-template <std::uniform_random_bit_generator URBG, std::signed_integral Int>
+template <uniform_random_bit_generator URBG, std::signed_integral Int>
 [[nodiscard]] inline std::uint64_t uniform_index(URBG& gen, Int n) {
   if (n < 1) [[unlikely]] detail::throw_empty_index_range(static_cast<long long>(n));
   return uniform_index(gen, static_cast<std::uint64_t>(n));
@@ -82,7 +99,7 @@ template <std::uniform_random_bit_generator URBG, std::signed_integral Int>
 
 /// A floating-point n is refused at compile time: its conversion would truncate (2.9 draws
 /// from [0, 2)) or be undefined (-1.0, 1e30). Pass an integer count.
-template <std::uniform_random_bit_generator URBG, std::floating_point Real>
+template <uniform_random_bit_generator URBG, std::floating_point Real>
 std::uint64_t uniform_index(URBG&, Real) = delete;
 
 namespace detail {
@@ -93,7 +110,7 @@ namespace detail {
 /// the engine's state to memory on every draw; a local whose address never escapes lives in
 /// registers. The results are the same words in the same order, so no stream changes.
 /// (std::mt19937_64 is trivially copyable too, but 2.5 KB: copying it would cost more.)
-template <std::uniform_random_bit_generator URBG, class Body>
+template <uniform_random_bit_generator URBG, class Body>
 inline void with_local_engine(URBG& gen, Body&& body) {
   if constexpr (std::is_trivially_copyable_v<URBG> && sizeof(URBG) <= 64) {
     URBG local = gen;

@@ -2,10 +2,10 @@
 // Exponential variates (durations) from any URBG, by inversion: -mean log U.
 #include <cmath>
 #include <cstdint>
-#include <random>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -14,7 +14,7 @@ namespace sabandit {
 /// that every midpoint is a double: with 53, the top one rounded to 1), never 0 or 1, so the
 /// variate is always finite and > 0, between 1.1e-16 and 36.8 means, as exponential_model's
 /// support requires.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] double exponential_variate(double mean, URBG& gen) {
   detail::require_scale("mean", mean);
   const auto cell = static_cast<std::int64_t>(random_bits64(gen) >> 12U);

@@ -19,11 +19,11 @@
 // Other scales: Gamma(shape, scale) = scale * gamma_variate(shape, gen); for a rate parameter
 // (Gamma(shape, rate)), divide by the rate.
 #include <cmath>
-#include <random>
 #include <string_view>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit {
@@ -37,7 +37,7 @@ class marsaglia_tsang_gamma {
       : d_(shape - 1.0 / 3.0), c_(1.0 / std::sqrt(9.0 * d_)) {}
 
   /// One Gamma(shape, 1) variate.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     for (;;) {
       double z = 0.0;
@@ -84,7 +84,7 @@ class gamma_sampler {
   [[nodiscard]] double shape() const noexcept { return shape_; }
 
   /// One Gamma(shape, 1) variate.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     if (shape_ >= 1.0) return core_(gen);
     const double boosted = core_(gen);
@@ -93,7 +93,7 @@ class gamma_sampler {
 
   /// The logarithm of a variate, from the same stream as operator() would use; finite however
   /// small the variate (log X + log(U) / shape below shape 1, where X underflows).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double log_variate(URBG& gen) const {
     if (shape_ >= 1.0) return std::log(core_(gen));
     const double boosted = core_(gen);
@@ -108,7 +108,7 @@ class gamma_sampler {
 
 /// One Gamma(shape, scale = 1) variate; shape must be in [1e-300, 1e300]. For many draws at one
 /// shape, gamma_sampler saves the per-call set-up.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] double gamma_variate(double shape, URBG& gen) {
   return gamma_sampler(shape)(gen);
 }

@@ -11,9 +11,9 @@
 // fill_indices (random/lanes.hpp), TS-SGLD's mini-batches (policies/langevin/uniform_minibatch.hpp,
 // kernels/minibatch_sum.hpp).
 #include <cstdint>
-#include <random>
 
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::detail {
 
@@ -35,7 +35,7 @@ namespace sabandit::detail {
 
 /// x if it passes the exact test, else the first of the low halves of `gen`'s next words that
 /// does: the value whose index is exactly uniform.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] std::uint32_t lemire32_accept(std::uint32_t x, std::uint32_t n, URBG& gen) {
   const std::uint32_t threshold = static_cast<std::uint32_t>(0U - n) % n;  // 2^32 mod n
   while (static_cast<std::uint32_t>(static_cast<std::uint64_t>(x) * n) < threshold)

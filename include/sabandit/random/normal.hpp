@@ -17,12 +17,12 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <random>
 
 #include <Eigen/Core>
 
 #include "sabandit/detail/compiler.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 namespace detail {
@@ -73,7 +73,7 @@ inline const ziggurat_tables& ziggurat() noexcept {
 /// fill that tests many first words at once and finishes its misses here has the same law, and
 /// the scalar stream is unchanged by the split. Kept out of line: it is rare, and inlining it
 /// would crowd the fast path's loop.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] SABANDIT_NOINLINE double ziggurat_finish(const ziggurat_tables& z,
                                                       std::uint64_t bits, URBG& gen) {
   for (;;) {
@@ -114,7 +114,7 @@ struct ziggurat_core_result {
 /// Always inlined: a call would keep the caller's engine in memory instead of registers (the
 /// decision loops copy it into a local for that), and GCC otherwise declines to inline it into
 /// them.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] SABANDIT_ALWAYS_INLINE double ziggurat_normal(const ziggurat_tables& z,
                                                            URBG& gen) {
   const std::uint64_t bits = random_bits64(gen);
@@ -126,7 +126,7 @@ template <std::uniform_random_bit_generator URBG>
 }  // namespace detail
 
 /// One N(0, 1) draw from any URBG.
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] inline double standard_normal(URBG& gen) {
   return detail::ziggurat_normal(detail::ziggurat(), gen);
 }
@@ -134,7 +134,7 @@ template <std::uniform_random_bit_generator URBG>
 /// Fills every coefficient of an Eigen dense object or block with independent N(0, 1) draws,
 /// in storage order. Takes `const DenseBase&` so that temporaries such as `m.col(a)` bind; the
 /// const_cast is Eigen's documented idiom for writable expression arguments.
-template <class Derived, std::uniform_random_bit_generator URBG>
+template <class Derived, uniform_random_bit_generator URBG>
 inline void fill_standard_normal(const Eigen::DenseBase<Derived>& out_const, URBG& gen) {
   auto& out = const_cast<Eigen::DenseBase<Derived>&>(out_const);  // NOLINT
   const auto& tables = detail::ziggurat();

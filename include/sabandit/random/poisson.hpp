@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
-#include <random>
 
 #include "sabandit/errors.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 namespace detail {
@@ -59,7 +59,7 @@ class poisson_sampler {
   [[nodiscard]] double mean() const noexcept { return mu_; }
 
   /// A count, as a double.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double operator()(URBG& gen) const {
     return mu_ < 10.0 ? inversion(gen) : transformed_rejection(gen);
   }
@@ -70,7 +70,7 @@ class poisson_sampler {
   // can stall just below 1 while u is above them (probability ~1e-16 a draw): the walk stops
   // as soon as a term no longer changes the sum, i.e. in the far tail, where a `term > 0`
   // guard would run on to k ~ 150 or beyond.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double inversion(URBG& gen) const {
     double term = exp_neg_mu_;
     double cdf = term;
@@ -86,7 +86,7 @@ class poisson_sampler {
     return k;
   }
 
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double transformed_rejection(URBG& gen) const {
     for (;;) {
       const double u = uniform01(gen) - 0.5;
@@ -112,7 +112,7 @@ class poisson_sampler {
 
 /// One Poisson(mu) count, as a double; mu must be finite and >= 0. For many draws at one mean,
 /// poisson_sampler saves the per-call set-up (an exp below 10; a sqrt, a log and divisions above).
-template <std::uniform_random_bit_generator URBG>
+template <uniform_random_bit_generator URBG>
 [[nodiscard]] double poisson_variate(double mu, URBG& gen) {
   return poisson_sampler(mu)(gen);
 }

@@ -13,11 +13,11 @@
 // coordinate's range, on the side the tilt opens). Without tilts the loop is the plain one.
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include <Eigen/Core>
 
 #include "sabandit/detail/vector_ops.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit::detail {
@@ -60,7 +60,7 @@ class gaussian_scores {
   /// ziggurat's own work, whereas the separate normal fill, multiply-add and two-pass argmax
   /// this replaces cost a third of a K = 10 round. The engine is the caller's, used exactly as
   /// fill_standard_normal uses it, so the decisions are unchanged.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index sample_argmax(URBG& gen) {
     const auto& tables = ziggurat();
     Eigen::Index best_arm = 0;

@@ -42,7 +42,6 @@
 #include <concepts>
 #include <limits>
 #include <optional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -66,6 +65,7 @@
 #include "sabandit/policies/langevin/dimension.hpp"
 #include "sabandit/policies/langevin/parts.hpp"
 #include "sabandit/policies/langevin/warm_start.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit {
 
@@ -263,7 +263,7 @@ class core {
     return warm_up_.pending(stats_);
   }
   /// Lines 4-5: argmax_a of <phi_a, theta_a> + s_a |phi_a| z_a, z ~ N(0, I_K).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index sample_argmax(URBG& gen) {
     return scores_.sample_argmax(gen);
   }
@@ -275,7 +275,7 @@ class core {
   /// `learn(n)` runs first (n = pulls before this one, so the gradient sees the rewards before
   /// this one, Alg. 1 lines 8 and 11) and then the reward is recorded. `learn` must change
   /// nothing if it throws (advance + commit do not).
-  template <std::uniform_random_bit_generator URBG, class Learn>
+  template <uniform_random_bit_generator URBG, class Learn>
   void update(Eigen::Index arm, double reward, URBG& gen, Learn&& learn) {
     detail::require_arm(arm, num_arms());
     detail::require_supported_reward(model_, reward);
@@ -335,7 +335,7 @@ class core {
   ///   theta = averager(theta, omega)                            (line 9, or omega itself)
   /// in the identity metric; in the Fisher metric the same loop preconditioned along phi
   /// (header comment; the prior and noise fields of `step` are the identity metric's).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   const Eigen::VectorXd& advance(Eigen::Index arm, Eigen::Index n, const step_settings& step,
                                  URBG& gen) {
     return advance_chain<true>(arm, n, step, gen);
@@ -343,7 +343,7 @@ class core {
   /// TS-SA's move (Alg. 1 lines 8-9): advance() with the step {h, 1, 0}, whose loop has no
   /// prior term and no TS-SGLD preconditioning, so that a TS-SA program compiles neither.
   /// (Another name than advance's: a braced `{h}` must keep meaning the step {h, 0, 0}.)
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   const Eigen::VectorXd& advance_unweighted(Eigen::Index arm, Eigen::Index n, double step_size,
                                             URBG& gen) {
     return advance_chain<false>(arm, n, {step_size, 1.0, 0.0}, gen);
@@ -353,7 +353,7 @@ class core {
   /// of `out` (Theta is not touched; commit_all stores the result): TS-SGLD's round. One
   /// dimension dispatch and one local copy of the engine for the whole round, which the
   /// engine's stream does not see: the draws are those of K calls of advance().
-  template <class StepFor, std::uniform_random_bit_generator URBG>
+  template <class StepFor, uniform_random_bit_generator URBG>
   void advance_all(Eigen::MatrixXd& out, StepFor&& step_for, URBG& gen) {
     for_dimension(dimension(), [&](auto d) {
       detail::with_local_engine(gen, [&](auto& engine) {
@@ -398,7 +398,7 @@ class core {
  private:
   // advance() in either metric. `Weighted`: whether the identity metric's step may carry a
   // prior term and preconditioning (TS-SGLD's; TS-SA's has neither, see advance_in).
-  template <bool Weighted, std::uniform_random_bit_generator URBG>
+  template <bool Weighted, uniform_random_bit_generator URBG>
   const Eigen::VectorXd& advance_chain(Eigen::Index arm, Eigen::Index n,
                                        const step_settings& step, URBG& gen) {
     for_dimension(dimension(), [&](auto d) {
@@ -413,7 +413,7 @@ class core {
   // advance() in the identity metric for dimension D (langevin/dimension.hpp), in work_. Without
   // `Weighted` the step's prior weight and fisher_pulls are 0 and their terms are not compiled:
   // the operations left are those the Weighted loop runs for such a step, in the same order.
-  template <int D, bool Weighted, std::uniform_random_bit_generator URBG>
+  template <int D, bool Weighted, uniform_random_bit_generator URBG>
   void advance_in(Eigen::Index arm, Eigen::Index n, const step_settings& step, URBG& gen) {
     auto work = column_view<D>(work_), grad = column_view<D>(grad_),
          proposal = column_view<D>(proposal_);
@@ -453,7 +453,7 @@ class core {
   // preconditioned by P = m / J along phi (header comment). The chain moves theta only along
   // phi, the one direction the likelihood sees; the prior keeps the others where the warm
   // start put them.
-  template <int D, std::uniform_random_bit_generator URBG>
+  template <int D, uniform_random_bit_generator URBG>
   void advance_fisher_in(Eigen::Index arm, Eigen::Index n, double h, URBG& gen) {
     auto work = column_view<D>(work_), grad = column_view<D>(grad_),
          proposal = column_view<D>(proposal_);

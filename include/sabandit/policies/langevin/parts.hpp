@@ -6,7 +6,6 @@
 //    uniform_minibatch: TS-SGLD's mini-batches of the whole history);
 //  - Averager: what a chain does with each proposal (sa_averaging: line 9; last_iterate: none).
 #include <concepts>
-#include <random>
 
 #include <Eigen/Core>
 

@@ -5,13 +5,13 @@
 // the other is TS-SGLD's uniform_minibatch.
 #include <algorithm>
 #include <limits>
-#include <random>
 #include <string>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/policies/langevin/reward_windows.hpp"
+#include "sabandit/random/engine.hpp"
 
 namespace sabandit::langevin {
 
@@ -63,7 +63,7 @@ class recent_window {
   /// not used. Sufficient-statistics models read the running sum: O(d), not O(B d).
   /// The vectors are any Eigen vectors (fixed-size views in the d = 1 path).
   template <RewardModel Model, class Phi, class Theta, class Grad,
-            std::uniform_random_bit_generator URBG>
+            uniform_random_bit_generator URBG>
   void gradient(const Model& model, Eigen::Index arm, const Phi& phi, const Theta& theta,
                 Grad&& grad, URBG& /*gen*/) {
     if constexpr (WindowMeanRewardModel<Model>) {

@@ -14,7 +14,6 @@
 // independent uniform picks from the history; only the numbers differ.
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +24,7 @@
 #include "sabandit/detail/compiler.hpp"
 #include "sabandit/kernels/minibatch_sum.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/lanes.hpp"
 #include "sabandit/random/lemire32.hpp"
 
@@ -103,7 +103,7 @@ class uniform_minibatch {
   /// leaves the source unchanged). Arms with an empty history or more than 2^32 - 1 rewards
   /// keep the scalar path, and so does every arm when the block would exceed max_block
   /// indices (then nothing is drawn from `gen` here).
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   void begin_round(Eigen::Index steps, URBG& gen) {
     const auto arms = history_.size();
     std::size_t per_arm = 0, block = 0;
@@ -132,7 +132,7 @@ class uniform_minibatch {
   /// gather into scratch).
   /// The vectors are any Eigen vectors (fixed-size views in TS-SGLD's d = 1 path).
   template <RewardModel Model, class Phi, class Theta, class Grad,
-            std::uniform_random_bit_generator URBG>
+            uniform_random_bit_generator URBG>
   void gradient(const Model& model, Eigen::Index arm, const Phi& phi, const Theta& theta,
                 Grad&& grad, URBG& gen) {
     const auto& rewards = history_[static_cast<std::size_t>(arm)];
@@ -212,7 +212,7 @@ class uniform_minibatch {
   }
 
   // The scalar path: one 64-bit Lemire draw from the caller's engine per pick.
-  template <std::uniform_random_bit_generator URBG>
+  template <uniform_random_bit_generator URBG>
   [[nodiscard]] double scalar_sum(const std::vector<double>& rewards, URBG& gen) const {
     const auto n = static_cast<std::uint64_t>(rewards.size());
     double sum = 0.0;

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +18,7 @@
 #include "sabandit/errors.hpp"
 #include "sabandit/models/prior.hpp"
 #include "sabandit/policies/langevin/dimension.hpp"
+#include "sabandit/random/engine.hpp"
 #include "sabandit/random/normal.hpp"
 
 namespace sabandit {
@@ -149,7 +149,7 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
 }
 
 /// theta_a at the end of arm a's warm-up (Alg. 1 line 1, or the warm start), into `theta`.
-template <RewardModel Model, class Rewards, std::uniform_random_bit_generator URBG>
+template <RewardModel Model, class Rewards, uniform_random_bit_generator URBG>
 void initial_parameter(const Model& model, const warm_up_data<Rewards>& data,
                        const vector_cref& phi, initialisation init, const normal_prior& prior,
                        const map_options& options, Eigen::Index arm, URBG& gen,
