@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/detail/compiler.hpp"
+#include "sabandit/detail/join.hpp"
 
 namespace sabandit {
 
@@ -143,12 +144,7 @@ std::string value_text(C) = delete;
 [[nodiscard]] inline std::string describe_text(std::string_view what, std::string_view name,
                                                std::string_view value,
                                                std::string_view expectation) {
-  std::string out = "sabandit: ";
-  for (const std::string_view part : {what, std::string_view(": "), name,
-                                      std::string_view(" = "), value, std::string_view(" ("),
-                                      expectation, std::string_view(")")})
-    out.append(part);
-  return out;
+  return join({"sabandit: ", what, ": ", name, " = ", value, " (", expectation, ")"});
 }
 
 template <class T>
@@ -179,14 +175,15 @@ inline void require_non_negative(std::string_view name, double value) {
 template <class Int>
 void require_at_least(std::string_view name, Int value, Int minimum) {
   if (value < minimum) {
-    throw_invalid(name, value, "must be >= " + std::to_string(minimum));
+    throw_invalid(name, value, join({"must be >= ", std::to_string(minimum)}));
   }
 }
 
 inline void require_arm(Eigen::Index arm, Eigen::Index num_arms) {
   if (arm < 0 || arm >= num_arms) {
-    throw std::out_of_range("sabandit: arm index out of range: arm = " + std::to_string(arm) +
-                            " (must be in [0, " + std::to_string(num_arms) + "))");
+    throw std::out_of_range(join({"sabandit: arm index out of range: arm = ",
+                                  std::to_string(arm), " (must be in [0, ",
+                                  std::to_string(num_arms), "))"}));
   }
 }
 
@@ -250,11 +247,10 @@ inline Eigen::Index require_state_size(std::string_view what, Eigen::Index num_a
       return n == std::numeric_limits<Eigen::Index>::max() ? std::string("at least 2^63 - 1")
                                                             : std::to_string(n);
     };
-    throw state_size_error("sabandit: " + std::string(what) + " needs " + std::to_string(num_arms) +
-                           " " + std::string(unit) + " x " + count(per_arm) + " doubles + " +
-                           count(shared) +
-                           " doubles, beyond the bound of 2^31 doubles (16 GiB) of state "
-                           "(sabandit::bounds::state_doubles)");
+    throw state_size_error(join({"sabandit: ", what, " needs ", std::to_string(num_arms), " ",
+                                 unit, " x ", count(per_arm), " doubles + ", count(shared),
+                                 " doubles, beyond the bound of 2^31 doubles (16 GiB) of state "
+                                 "(sabandit::bounds::state_doubles)"}));
   }
   return num_arms;
 }

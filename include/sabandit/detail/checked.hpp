@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sabandit/detail/compiler.hpp"
+#include "sabandit/detail/join.hpp"
 
 namespace sabandit::detail {
 
@@ -16,8 +17,8 @@ template <class Int>
 [[nodiscard]] Int checked_mul(Int a, Int b, std::string_view what) {
   Int result{};
   if (mul_overflow(a, b, &result))
-    throw std::overflow_error("sabandit: " + std::string(what) + " overflows: " +
-                              std::to_string(a) + " x " + std::to_string(b));
+    throw std::overflow_error(
+        join({"sabandit: ", what, " overflows: ", std::to_string(a), " x ", std::to_string(b)}));
   return result;
 }
 
@@ -26,8 +27,8 @@ template <class Int>
 [[nodiscard]] Int checked_add(Int a, Int b, std::string_view what) {
   Int result{};
   if (add_overflow(a, b, &result))
-    throw std::overflow_error("sabandit: " + std::string(what) + " overflows: " +
-                              std::to_string(a) + " + " + std::to_string(b));
+    throw std::overflow_error(
+        join({"sabandit: ", what, " overflows: ", std::to_string(a), " + ", std::to_string(b)}));
   return result;
 }
 

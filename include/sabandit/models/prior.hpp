@@ -96,9 +96,9 @@ namespace detail {
 /// Checks pseudo-rewards: |sum| <= 1e150 and count in [0, 1e100], named `name`.
 inline void validate(const pseudo_rewards& prior, std::string_view name) {
   if (!(std::abs(prior.sum) <= bounds::prior_mean))
-    throw_invalid(std::string(name) + ".sum", prior.sum, "must be finite with |sum| <= 1e150");
+    throw_invalid(join({name, ".sum"}), prior.sum, "must be finite with |sum| <= 1e150");
   if (!(prior.count >= 0.0 && prior.count <= 1e100))
-    throw_invalid(std::string(name) + ".count", prior.count, "must lie in [0, 1e100]");
+    throw_invalid(join({name, ".count"}), prior.count, "must lie in [0, 1e100]");
 }
 
 /// Checks a prior: |mean| <= 1e150 and variance in [1e-100, 1e100], or +infinity (flat) unless

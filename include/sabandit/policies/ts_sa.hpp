@@ -237,9 +237,10 @@ class ts_sa : public langevin::core<Model, Source, langevin::sa_averaging<Schedu
           std::max(gain_at(p.warmup), gain_at(std::numeric_limits<Eigen::Index>::max()));
       if (!(gain < 2.0)) {
         detail::throw_invalid(
-            "N gamma_n h (n + 1), the Fisher metric's Newton gain (sa_schedule with step_size "
-            "(h) = " + detail::value_text(p.step_size) + ", inner_steps (N) = " +
-                std::to_string(p.inner_steps) + ")",
+            detail::join({"N gamma_n h (n + 1), the Fisher metric's Newton gain (sa_schedule "
+                          "with step_size (h) = ",
+                          detail::value_text(p.step_size), ", inner_steps (N) = ",
+                          std::to_string(p.inner_steps), ")"}),
             gain,
             "must stay below 2 for every n >= warmup: pass sa_schedule = newton_schedule(N h) "
             "with step_size = h (gain 1); a greedier policy is a lower temperature");

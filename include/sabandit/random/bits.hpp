@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "sabandit/detail/compiler.hpp"
+#include "sabandit/detail/join.hpp"
 #include "sabandit/random/engine.hpp"
 
 namespace sabandit {
@@ -75,8 +76,8 @@ namespace detail {
 // function as its caller writes it (uniform_index, the lane engine's fill_indices).
 [[noreturn]] SABANDIT_NOINLINE inline void throw_empty_index_range(
     long long n, const char* call = "uniform_index(gen, n)") {
-  throw std::invalid_argument("sabandit: invalid argument: n = " + std::to_string(n) +
-                              " (must be >= 1: " + call + " draws from [0, n))");
+  throw std::invalid_argument(join({"sabandit: invalid argument: n = ", std::to_string(n),
+                                    " (must be >= 1: ", call, " draws from [0, n))"}));
 }
 }  // namespace detail
 

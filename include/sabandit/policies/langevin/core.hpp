@@ -252,10 +252,10 @@ class core {
     const Eigen::Index per_arm =
         add(add(mul(dimension, 2), Source::doubles_per_arm(source_size)), 6);
     const Eigen::Index shared = add(mul(dimension, 4), Source::shared_doubles(source_size));
-    return detail::require_state_size("a Langevin policy (d = " + std::to_string(dimension) +
-                                          ", window or batch size B = " +
-                                          std::to_string(source_size) + ")",
-                                      num_arms, per_arm, shared);
+    return detail::require_state_size(
+        detail::join({"a Langevin policy (d = ", std::to_string(dimension),
+                      ", window or batch size B = ", std::to_string(source_size), ")"}),
+        num_arms, per_arm, shared);
   }
 
   /// The next warm-up arm (round-robin), if some arm still lacks its Omega pulls.
@@ -534,9 +534,11 @@ class core {
     if constexpr (InvertibleLinkModel<Model>) {
       if (pseudo.count > 0.0 && !std::isfinite(model_.link(pseudo.sum / pseudo.count)))
         detail::throw_invalid("prior_rewards.sum", pseudo.sum,
-                              "sum / count = " + detail::value_text(pseudo.sum / pseudo.count) +
-                                  " must be inside the model's range of means, where its link "
-                                  "is finite (Bernoulli: 0 < sum < count; Poisson: sum > 0)");
+                              detail::join({"sum / count = ",
+                                            detail::value_text(pseudo.sum / pseudo.count),
+                                            " must be inside the model's range of means, where "
+                                            "its link is finite (Bernoulli: 0 < sum < count; "
+                                            "Poisson: sum > 0)"}));
     }
   }
 
@@ -617,8 +619,8 @@ class core {
   }
   [[noreturn]] static void throw_non_finite(const char* what, Eigen::Index arm,
                                             const char* remedy) {
-    throw std::domain_error("sabandit: " + std::string(what) + std::to_string(arm) +
-                            " became non-finite; " + remedy);
+    throw std::domain_error(
+        detail::join({"sabandit: ", what, std::to_string(arm), " became non-finite; ", remedy}));
   }
   static Eigen::MatrixXd validated_features(Eigen::MatrixXd features, Eigen::Index source_size) {
     detail::require_at_least<Eigen::Index>("features.rows() (dimension d)", features.rows(), 1);
@@ -627,15 +629,17 @@ class core {
     for (Eigen::Index a = 0; a < features.cols(); ++a)
       for (Eigen::Index i = 0; i < features.rows(); ++i)
         if (!std::isfinite(features(i, a)))
-          detail::throw_invalid("features(" + std::to_string(i) + ", " + std::to_string(a) + ")",
-                                features(i, a), "must be finite");
+          detail::throw_invalid(
+              detail::join({"features(", std::to_string(i), ", ", std::to_string(a), ")"}),
+              features(i, a), "must be finite");
     // The chains, the decision and the closed-form MAP work with |phi_a|^2, which must be a
     // normal double: an entry past 1e154 overflowed it (an infinite decision spread, a fuzz
     // finding) and one below 1e-154 underflowed it (an infinite closed-form MAP, a probe's).
     for (Eigen::Index a = 0; a < features.cols(); ++a) {
       const double norm2 = detail::squared_norm(features.col(a));
       if (!(norm2 >= std::numeric_limits<double>::min()) || std::isinf(norm2))
-        detail::throw_invalid("features.col(" + std::to_string(a) + ").squaredNorm()", norm2,
+        detail::throw_invalid(detail::join({"features.col(", std::to_string(a), ").squaredNorm()"}),
+                              norm2,
                               "must be a normal double, in [2.2e-308, 1.8e308]: rescale the "
                               "features (a zero column has no direction to learn)");
     }

@@ -141,11 +141,12 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
   }
   if (converged()) return;
   throw std::domain_error(
-      "sabandit: the warm start of arm " + std::to_string(arm) + " did not converge after " +
-      std::to_string(iteration) + " iterations (last Newton step " + std::to_string(newton_step) +
-      " at |theta| = " + std::to_string(detail::max_abs(theta)) +
-      "): the log-posterior may have no maximiser (use a proper prior: a finite "
-      "prior.variance) or the rewards may lie outside the model's support");
+      detail::join({"sabandit: the warm start of arm ", std::to_string(arm),
+                    " did not converge after ", std::to_string(iteration),
+                    " iterations (last Newton step ", std::to_string(newton_step),
+                    " at |theta| = ", std::to_string(detail::max_abs(theta)),
+                    "): the log-posterior may have no maximiser (use a proper prior: a finite "
+                    "prior.variance) or the rewards may lie outside the model's support"}));
 }
 
 /// theta_a at the end of arm a's warm-up (Alg. 1 line 1, or the warm start), into `theta`.
