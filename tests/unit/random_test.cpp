@@ -232,6 +232,39 @@ TEST_CASE("random_bits64 fills 64 uniform bits from engines of any range", "[ran
   }
 }
 
+#ifdef __SIZEOF_INT128__
+// A 128-bit counter engine with outputs in [0, top] (both concepts take unsigned __int128 only
+// where the compiler counts it as an unsigned integer: GNU mode, which CMake's default selects;
+// __extension__ keeps -Wpedantic quiet about the type).
+__extension__ typedef unsigned __int128 uint128;
+template <uint128 top>
+struct counter128 {
+  using result_type = uint128;
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return top; }
+  result_type next = 0;
+  result_type operator()() { return top == ~result_type{0} ? next++ : next++ % (top + 1); }
+};
+#endif
+
+TEST_CASE("random_bits64 takes a word from one output of an engine wider than 64 bits",
+          "[random]") {
+#ifdef __SIZEOF_INT128__
+  using wide = uint128;
+  if constexpr (uniform_random_bit_generator<counter128<~wide{0}>>) {
+    // All of [0, 2^128): every output is accepted, and its low 64 bits are the word.
+    counter128<~wide{0}> full{(wide{7} << 64U) + 5U};
+    CHECK(random_bits64(full) == 5U);
+    CHECK(random_bits64(full) == 6U);
+    // [0, 2^64]: 2^b = 2^64, so the one output 2^64 is drawn again (it used to hang, b = 0).
+    counter128<wide{1} << 64U> edge{(wide{1} << 64U) - 1U};
+    CHECK(random_bits64(edge) == ~std::uint64_t{0});
+    CHECK(random_bits64(edge) == 0U);  // 2^64 refused, then 0 (the counter wraps past top)
+  }
+#endif
+  SUCCEED("no 128-bit integer type here");
+}
+
 // Whether uniform_index(gen, n) compiles for an n of type N (a template, so that a deleted
 // overload makes the requirement false instead of the program ill-formed).
 template <class N>

@@ -2,7 +2,6 @@
 // Turning any uniform random bit generator (random/engine.hpp) into 64 random bits and uniform
 // doubles. Full-range 64-bit engines (the library's own) cost one call; full-range 32-bit
 // engines (std::mt19937) two; any other engine b bits per call (below).
-#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <limits>
@@ -30,23 +29,40 @@ template <uniform_random_bit_generator URBG>
     return (high << 32U) | static_cast<std::uint64_t>(gen());
   } else {
     // An engine whose outputs, less min(), span [0, R] with R + 1 neither 2^32 nor 2^64
-    // (std::minstd_rand, std::ranlux24, an engine of the user's own). An output below 2^b, the
-    // largest power of two at most R + 1, carries b uniform bits; larger ones are drawn again
-    // (fewer than half of them); ceil(64 / b) accepted outputs, shifted in one after another,
-    // fill the word. Written here rather than through std::uniform_int_distribution, whose
-    // <random> would cost every unit that draws (random/engine.hpp).
-    constexpr auto range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-    constexpr int b = std::bit_width(range + 1) - 1;  // range + 1 <= 2^64 - 1: no overflow
-    constexpr std::uint64_t accepted = std::uint64_t{1} << b;
-    std::uint64_t bits = 0;
-    for (int filled = 0; filled < 64; filled += b) {
-      std::uint64_t draw = 0;
-      do {
-        draw = static_cast<std::uint64_t>(gen()) - static_cast<std::uint64_t>(lo);
-      } while (draw >= accepted);
-      bits = (bits << b) | draw;
+    // (std::minstd_rand, std::ranlux24, a 128-bit engine where the compiler has the type, an
+    // engine of the user's own). An output below 2^b, the largest power of two at most R + 1,
+    // carries b uniform bits; larger ones are drawn again (fewer than half of them). From
+    // b >= 64 one such output's low 64 bits are the word; below, ceil(64 / b) of them, shifted
+    // in one after another, fill it. Written here rather than through
+    // std::uniform_int_distribution, whose <random> would cost every unit that draws
+    // (random/engine.hpp).
+    using word = std::conditional_t<(std::numeric_limits<result>::digits > 64), result,
+                                    std::uint64_t>;
+    constexpr word range = static_cast<word>(hi) - static_cast<word>(lo);
+    constexpr int b = [] {
+      if (range == std::numeric_limits<word>::max()) return std::numeric_limits<word>::digits;
+      int bits = 0;
+      for (word n = (range + 1) >> 1U; n != 0; n >>= 1U) ++bits;
+      return bits;
+    }();
+    const auto draw = [&gen] {  // an output below 2^b, less min()
+      for (;;) {
+        const word x = static_cast<word>(gen()) - static_cast<word>(lo);
+        if constexpr (b == std::numeric_limits<word>::digits) {
+          return x;
+        } else if (x < (word{1} << b)) {
+          return x;
+        }
+      }
+    };
+    if constexpr (b >= 64) {
+      return static_cast<std::uint64_t>(draw());  // 2^b is a multiple of 2^64
+    } else {
+      std::uint64_t bits = 0;
+      for (int filled = 0; filled < 64; filled += b)
+        bits = (bits << b) | static_cast<std::uint64_t>(draw());
+      return bits;
     }
-    return bits;
   }
 }
 
