@@ -25,8 +25,8 @@
 // the Eigen expression itself, so that every call that compiled before compiles and computes
 // as before.
 // The same reason keeps the expression types down: each distinct one (a Constant of a matrix
-// or array, an abs of a Map) costs a unit some 2 MB of the compiler's memory, so storage is
-// filled by `filled`, not by Zero() or Constant().
+// or array, an abs of a Map) costs a unit some 2 MB of the compiler's memory, so the policies'
+// storage is filled by `filled`, not by Zero() or Constant().
 #include <algorithm>
 #include <cmath>
 #include <type_traits>

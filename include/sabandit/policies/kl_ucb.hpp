@@ -19,6 +19,7 @@
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/detail/state_fields.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/support.hpp"
@@ -104,7 +105,7 @@ class kl_ucb {
         model_(std::move(model)),
         stats_(num_arms),
         warm_up_(p.warmup),
-        scores_(Eigen::ArrayXd::Zero(num_arms)) {}
+        scores_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)) {}
 
   /// K, the number of arms.
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return stats_.num_arms(); }

@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/policies/common/arm_statistics.hpp"
 #include "sabandit/policies/common/gaussian_scores.hpp"
@@ -42,8 +43,8 @@ class ucb {
       : params_(validated(num_arms, p)),
         stats_(num_arms),
         warm_up_(p.warmup),
-        means_(Eigen::ArrayXd::Zero(num_arms)),
-        bonus_shape_(Eigen::ArrayXd::Zero(num_arms)),
+        means_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)),
+        bonus_shape_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)),
         scores_(num_arms) {}
 
   /// K, the number of arms.
