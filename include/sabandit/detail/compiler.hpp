@@ -8,7 +8,8 @@
 //  - the high half of a 64 x 64-bit product (unsigned __int128), for Lemire's uniform index;
 //  - 4 and 8 lanes of 64-bit words as one value (the vector_size extension), for the
 //    multi-lane engine (random/lanes.hpp); the fallback is a loop over an array;
-//  - inlining attributes ([[gnu::noinline]], [[gnu::always_inline]]), which others ignore;
+//  - inlining attributes ([[gnu::noinline]], [[gnu::always_inline]], [[gnu::cold]]), which
+//    others ignore;
 //  - an AVX2 copy of a function chosen at run time (gnu::target, __builtin_cpu_supports), only
 //    on x86-64 with GCC or Clang (random/lanes.hpp, SABANDIT_LANES_AVX2_DISPATCH).
 #include <concepts>
@@ -28,9 +29,14 @@
 #define SABANDIT_NOINLINE [[gnu::noinline]]
 /// Inlines a function even where the compiler would not (a hot loop's body).
 #define SABANDIT_ALWAYS_INLINE [[gnu::always_inline]] inline
+/// Marks a function that runs rarely (once per arm or per object): the compiler optimizes it
+/// for size and keeps it out of its callers, which costs every unit that uses it less compile
+/// time and leaves its arithmetic, hence its results, as they are.
+#define SABANDIT_COLD [[gnu::cold]]
 #else
 #define SABANDIT_NOINLINE
 #define SABANDIT_ALWAYS_INLINE inline
+#define SABANDIT_COLD
 #endif
 
 namespace sabandit::detail {

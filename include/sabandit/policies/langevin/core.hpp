@@ -298,9 +298,11 @@ class core {
           mean = (count * mean + pseudo.sum) / weight;
         }
         const warm_up_data<std::decay_t<decltype(rewards)>> data{rewards, mean, weight};
-        detail::initial_parameter(model_, data, phi_.col(arm), settings_.init,
-                                  settings_.prior, settings_.warm_start, arm, gen, work_,
-                                  grad_, trial_, proposal_);
+        // phi through the chain's view type: the warm start compiles no vector operation the
+        // chain does not (warm_start.hpp)
+        const auto phi = column_view<Eigen::Dynamic>(std::as_const(phi_), arm);
+        detail::initial_parameter(model_, data, phi, settings_.init, settings_.prior,
+                                  settings_.warm_start, arm, gen, work_, grad_, trial_, proposal_);
         commit(arm, work_, settings_.warmup);
       });
     } else if (settings_.metric == step_metric::fisher) {

@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
+#include "sabandit/detail/compiler.hpp"
 #include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/prior.hpp"
@@ -87,13 +88,25 @@ inline void validate(const map_options& options) {
 /// with it the Newton step that remains: where L has no maximiser (a flat prior and all-zero
 /// Bernoulli rewards) the gradient vanishes but that step does not, so the search runs out of
 /// iterations and throws instead of storing a logit of -21.
-template <RewardModel Model, class Rewards>
-void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const vector_cref& phi,
-                   const normal_prior& prior, const map_options& options, Eigen::Index arm,
-                   Eigen::VectorXd& theta, Eigen::VectorXd& grad, Eigen::VectorXd& trial,
-                   Eigen::VectorXd& trial_grad) {
-  const auto gradient = [&](const Eigen::VectorXd& t, Eigen::VectorXd& out) {
+template <RewardModel Model, class Rewards, class Phi>
+SABANDIT_COLD void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data,
+                                 const Phi& phi, const normal_prior& prior,
+                                 const map_options& options, Eigen::Index arm,
+                                 Eigen::VectorXd& theta, Eigen::VectorXd& grad,
+                                 Eigen::VectorXd& trial, Eigen::VectorXd& trial_grad) {
+  // Once per arm, hence cold. The ascent sees the scratch (and phi, from the caller) through
+  // the run-time-sized views the chain steps with (langevin/dimension.hpp), so it instantiates
+  // almost no vector operation of its own, where on Eigen::VectorXd it compiled a second set.
+  // An accepted step swaps the roles of two buffers, not their storage (a Map's assignment
+  // would copy coefficients); the maximiser is copied into `theta` at the end, bit for bit.
+  const Eigen::Index d = theta.size();
+  const auto view = [d](double* first) { return Eigen::Map<Eigen::VectorXd>(first, d); };
+  double *at = theta.data(), *slope = grad.data(), *far = trial.data(),
+         *far_slope = trial_grad.data();
+  const auto gradient = [&](double* where, double* into) {
     // grad L = m grad F + grad log pi; F from the mean alone where it is sufficient.
+    const auto t = view(where);
+    auto out = view(into);
     if constexpr (WindowMeanRewardModel<Model>) {
       model.grad_log_likelihood_at_mean(data.mean, phi, t, out);
     } else {
@@ -102,19 +115,19 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
     detail::scaled(out, data.count, out);
     prior.add_log_density_gradient(t, 1.0, out);
   };
-  std::fill(theta.begin(), theta.end(), prior.mean);
-  gradient(theta, grad);
+  std::fill(at, at + d, prior.mean);
+  gradient(at, slope);
   double step = 1.0 / (data.count + prior.precision());  // Newton's, for unit curvature
   double newton_step = std::numeric_limits<double>::infinity();
   const auto converged = [&] {
-    return detail::all_finite(grad) &&
-           (detail::all_zero(grad) ||
-            newton_step <= options.tolerance * (1.0 + detail::max_abs(theta)));
+    return detail::all_finite(view(slope)) &&
+           (detail::all_zero(view(slope)) ||
+            newton_step <= options.tolerance * (1.0 + detail::max_abs(view(at))));
   };
   Eigen::Index iteration = 0;
   for (; iteration < options.max_iterations && !converged(); ++iteration) {
-    if (!detail::all_finite(grad)) break;
-    const double grad_norm2 = detail::squared_norm(grad);
+    if (!detail::all_finite(view(slope))) break;
+    const double grad_norm2 = detail::squared_norm(view(slope));
     bool accepted = false;
     step *= 2.0;
     // Up to 1,100 halvings: enough to bring any finite step below the smallest double, so an
@@ -122,15 +135,15 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
     // still finds the region where the model's mean is finite. Only searches that failed
     // before take more than 100.
     for (int halving = 0; halving < 1100 && !accepted; ++halving) {
-      detail::add_scaled(trial, theta, step, grad);
-      gradient(trial, trial_grad);
-      const double far_slope = detail::dot(trial_grad, grad);
-      if (detail::all_finite(trial_grad) && far_slope >= 0.0) {
+      detail::add_scaled(view(far), view(at), step, view(slope));
+      gradient(far, far_slope);
+      const double far_end_slope = detail::dot(view(far_slope), view(slope));
+      if (detail::all_finite(view(far_slope)) && far_end_slope >= 0.0) {
         // Curvature along the unit ray: (slope at 0 - slope at step) / (step |grad|^2).
-        const double curvature = (grad_norm2 - far_slope) / (step * grad_norm2);
-        theta.swap(trial);
-        grad.swap(trial_grad);
-        newton_step = curvature > 0.0 ? detail::norm(grad) / curvature
+        const double curvature = (grad_norm2 - far_end_slope) / (step * grad_norm2);
+        std::swap(at, far);
+        std::swap(slope, far_slope);
+        newton_step = curvature > 0.0 ? detail::norm(view(slope)) / curvature
                                       : std::numeric_limits<double>::infinity();
         accepted = true;
       } else {
@@ -139,21 +152,22 @@ void ascend_to_map(const Model& model, const warm_up_data<Rewards>& data, const 
     }
     if (!accepted) break;
   }
+  if (at != theta.data()) detail::copy(view(theta.data()), view(at));
   if (converged()) return;
   throw std::domain_error(
       detail::join({"sabandit: the warm start of arm ", std::to_string(arm),
                     " did not converge after ", std::to_string(iteration),
                     " iterations (last Newton step ", std::to_string(newton_step),
-                    " at |theta| = ", std::to_string(detail::max_abs(theta)),
+                    " at |theta| = ", std::to_string(detail::max_abs(view(at))),
                     "): the log-posterior may have no maximiser (use a proper prior: a finite "
                     "prior.variance) or the rewards may lie outside the model's support"}));
 }
 
 /// theta_a at the end of arm a's warm-up (Alg. 1 line 1, or the warm start), into `theta`.
-template <RewardModel Model, class Rewards, uniform_random_bit_generator URBG>
-void initial_parameter(const Model& model, const warm_up_data<Rewards>& data,
-                       const vector_cref& phi, initialisation init, const normal_prior& prior,
-                       const map_options& options, Eigen::Index arm, URBG& gen,
+template <RewardModel Model, class Rewards, class Phi, uniform_random_bit_generator URBG>
+void initial_parameter(const Model& model, const warm_up_data<Rewards>& data, const Phi& phi,
+                       initialisation init, const normal_prior& prior, const map_options& options,
+                       Eigen::Index arm, URBG& gen,
                        Eigen::VectorXd& theta, Eigen::VectorXd& grad, Eigen::VectorXd& trial,
                        Eigen::VectorXd& trial_grad) {
   if (init == initialisation::prior) {
