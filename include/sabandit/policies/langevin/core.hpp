@@ -193,7 +193,7 @@ class core {
     // |phi_a| column by column: what colwise().norm() computes (its norm functor has no packet
     // path, so each column is reduced as col(a).norm()), the same bits without Eigen's
     // partial-reduction machinery to compile.
-    for (Eigen::Index a = 0; a < phi_.cols(); ++a) phi_norm_(a) = detail::norm(phi_.col(a));
+    for (Eigen::Index a = 0; a < phi_.cols(); ++a) phi_norm_(a) = detail::norm(phi_column(a));
     averager_.validate(settings.warmup);
     detail::validate(settings.prior_rewards, "prior_rewards");
     if (!WindowMeanRewardModel<Model> && !settings.prior_rewards.empty())
@@ -298,10 +298,7 @@ class core {
           mean = (count * mean + pseudo.sum) / weight;
         }
         const warm_up_data<std::decay_t<decltype(rewards)>> data{rewards, mean, weight};
-        // phi through the chain's view type: the warm start compiles no vector operation the
-        // chain does not (warm_start.hpp)
-        const auto phi = column_view<Eigen::Dynamic>(std::as_const(phi_), arm);
-        detail::initial_parameter(model_, data, phi, settings_.init, settings_.prior,
+        detail::initial_parameter(model_, data, phi_column(arm), settings_.init, settings_.prior,
                                   settings_.warm_start, arm, gen, work_, grad_, trial_, proposal_);
         commit(arm, work_, settings_.warmup);
       });
@@ -374,11 +371,12 @@ class core {
   /// later round would throw, and restore rejects such a state (state/persist.hpp). So is one
   /// whose decision score is not finite (its centre or line 4's spread), which restore
   /// rejects too: a state that saves must restore.
-  void commit(Eigen::Index arm, const vector_cref& theta, Eigen::Index pulls) {
+  void commit(Eigen::Index arm, const Eigen::VectorXd& iterate, Eigen::Index pulls) {
+    const auto theta = column_view<Eigen::Dynamic>(iterate);
     const double eta = storable_predictor(arm, theta);
     const auto law = decision_at(arm, theta, eta, pulls);
     if (!law.finite()) throw_non_finite(decision_score, arm, spread_remedy);
-    detail::copy(theta_.col(arm), theta);
+    detail::copy(column_view<Eigen::Dynamic>(theta_, arm), theta);
     predictors_(arm) = eta;
     scores_.set(arm, law.center, law.spread, law.tilt);
   }
@@ -386,13 +384,13 @@ class core {
   /// diverges leaves every arm as it was.
   void commit_all(const Eigen::MatrixXd& thetas) {
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
-      (void)storable_predictor(a, thetas.col(a));
+      (void)storable_predictor(a, column_view<Eigen::Dynamic>(thetas, a));
       if (!std::isfinite(spread(a, stats_.count(a))))
         throw_non_finite(decision_score, a, spread_remedy);
     }
     theta_ = thetas;
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
-      predictors_(a) = detail::dot(phi_.col(a), theta_.col(a));
+      predictors_(a) = detail::dot(phi_column(a), theta_column(a));
       scores_.set(a, predictors_(a), spread(a, stats_.count(a)));
     }
   }
@@ -420,7 +418,7 @@ class core {
     auto work = column_view<D>(work_), grad = column_view<D>(grad_),
          proposal = column_view<D>(proposal_);
     const auto phi = column_view<D>(std::as_const(phi_), arm);
-    detail::copy(work, theta_.col(arm));
+    detail::copy(work, column_view<D>(std::as_const(theta_), arm));
     const double gamma = averager_.weight(n);
     const Eigen::Index steps = averager_.iterations(n, settings_.inner_steps);
     for (Eigen::Index j = 0; j < steps; ++j) {
@@ -448,7 +446,7 @@ class core {
   // inverse of one reward's share of the posterior information; header comment).
   template <class Theta>
   [[nodiscard]] double fisher_preconditioner(Eigen::Index arm, const Theta& theta, double pulls) {
-    return pulls / posterior_information(arm, theta, detail::dot(phi_.col(arm), theta), pulls);
+    return pulls / posterior_information(arm, theta, detail::dot(phi_column(arm), theta), pulls);
   }
 
   // advance() in the Fisher metric, for dimension D: the loop of advance_in with line 8
@@ -460,7 +458,7 @@ class core {
     auto work = column_view<D>(work_), grad = column_view<D>(grad_),
          proposal = column_view<D>(proposal_);
     const auto phi = column_view<D>(std::as_const(phi_), arm);
-    detail::copy(work, theta_.col(arm));
+    detail::copy(work, column_view<D>(std::as_const(theta_), arm));
     const double phi_norm2 = phi_norm_(arm) * phi_norm_(arm);
     const double in_hand = static_cast<double>(n) + 1.0;  // m: the newest reward is recorded
     const double gamma = averager_.weight(n);
@@ -500,7 +498,7 @@ class core {
   [[nodiscard]] double mean_coordinate_drift(Eigen::Index arm, const Theta& theta, double eta,
                                              double linear, double information) const {
     if constexpr (InvertibleLinkModel<Model>) {
-      const auto phi = phi_.col(arm);
+      const auto phi = phi_column(arm);
       const double mean = detail::mean_at(model_, phi, theta, eta) +
                           detail::mean_slope_at(model_, phi, theta, eta) * linear;
       const double moved = model_.link(mean) - eta;
@@ -518,7 +516,7 @@ class core {
   [[nodiscard]] double posterior_information(Eigen::Index arm, const Theta& theta, double eta,
                                              double in_hand) {
     const double per_reward =
-        detail::fisher_information_at(model_, phi_.col(arm), theta, eta, trial_, grad_);
+        detail::fisher_information_at(model_, phi_column(arm), theta, eta, trial_, grad_);
     const double prior = settings_.prior.precision() / (phi_norm_(arm) * phi_norm_(arm));
     return std::max(prior + (in_hand + settings_.prior_rewards.count) * per_reward,
                     std::numeric_limits<double>::min());
@@ -546,8 +544,8 @@ class core {
 
   // A restored arm's decision, rebuilt as commit() computed it; restore checks it is finite.
   void store(Eigen::Index arm, Eigen::Index pulls) {
-    const auto theta = theta_.col(arm);
-    predictors_(arm) = detail::dot(phi_.col(arm), theta);
+    const auto theta = theta_column(arm);
+    predictors_(arm) = detail::dot(phi_column(arm), theta);
     const auto law = decision_at(arm, theta, predictors_(arm), pulls);
     scores_.set(arm, law.center, law.spread, law.tilt);
   }
@@ -568,7 +566,7 @@ class core {
     if (settings_.metric != step_metric::fisher)
       return {eta, spread(arm, static_cast<double>(pulls))};
     // line 4: tau / J on eta
-    const auto phi = phi_.col(arm);
+    const auto phi = phi_column(arm);
     const double information = posterior_information(arm, theta, eta, static_cast<double>(pulls));
     const double sd = std::sqrt(settings_.decision_temperature / information);
     if constexpr (NormalizingCoordinateModel<Model>) {  // the same law, less skewed
@@ -597,7 +595,7 @@ class core {
   [[nodiscard]] double storable_predictor(Eigen::Index arm, const Theta& theta) const {
     if (!detail::all_finite(theta))
       throw_non_finite("the Langevin iterate of arm ", arm, chain_remedy());
-    const auto phi = phi_.col(arm);
+    const auto phi = phi_column(arm);
     // A finite iterate can still overflow <phi, theta>, the decision's centre (line 5), which
     // restore() then rejects: a state that saves must restore.
     const double eta = detail::dot(phi, theta);
@@ -638,7 +636,8 @@ class core {
     // normal double: an entry past 1e154 overflowed it (an infinite decision spread, a fuzz
     // finding) and one below 1e-154 underflowed it (an infinite closed-form MAP, a probe's).
     for (Eigen::Index a = 0; a < features.cols(); ++a) {
-      const double norm2 = detail::squared_norm(features.col(a));
+      const auto column = column_view<Eigen::Dynamic>(std::as_const(features), a);
+      const double norm2 = detail::squared_norm(column);
       if (!(norm2 >= std::numeric_limits<double>::min()) || std::isinf(norm2))
         detail::throw_invalid(detail::join({"features.col(", std::to_string(a), ").squaredNorm()"}),
                               norm2,
@@ -646,6 +645,16 @@ class core {
                               "features (a zero column has no direction to learn)");
     }
     return features;
+  }
+
+  // phi_a and theta_a as the run-time-sized views the chain steps with (dimension.hpp), and
+  // not as Eigen blocks: every vector operation and model function then takes one type where
+  // it took two (a one-policy unit compiled 0.4 G fewer instructions, 6 MB less memory).
+  [[nodiscard]] auto phi_column(Eigen::Index arm) const {
+    return column_view<Eigen::Dynamic>(phi_, arm);
+  }
+  [[nodiscard]] auto theta_column(Eigen::Index arm) const {
+    return column_view<Eigen::Dynamic>(theta_, arm);
   }
 
   Eigen::MatrixXd phi_;
