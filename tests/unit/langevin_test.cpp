@@ -100,8 +100,12 @@ TEST_CASE("an unconverged warm start throws, names the arm, and changes nothing"
   xoshiro256pp gen(3);
   policy.update(2, 1.0, gen);
   const auto before = policy;
+  // The values as every message shows them (errors.hpp, value_text): the shortest text that
+  // reads back as the double, in any locale; std::to_string showed "0.500000".
   CHECK_THROWS_WITH(policy.update(2, 1.0, gen),
-                    Catch::Contains("arm 2") && Catch::Contains("after 1 iterations"));
+                    Catch::Contains("arm 2") && Catch::Contains("after 1 iterations") &&
+                        Catch::Contains("(last Newton step 0.52074704") &&
+                        Catch::Contains(" at |theta| = 0.5)"));
   CHECK(policy.statistics().count(2) == before.statistics().count(2));
   CHECK(policy.windows().size(2) == before.windows().size(2));
   CHECK(policy.windows().mean(2) == before.windows().mean(2));

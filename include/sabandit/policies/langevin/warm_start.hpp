@@ -95,12 +95,16 @@ SABANDIT_COLD void ascend_to_map(const Model& model, const warm_up_data<Rewards>
                                  Eigen::VectorXd& theta, Eigen::VectorXd& grad,
                                  Eigen::VectorXd& trial, Eigen::VectorXd& trial_grad) {
   // Once per arm, hence cold. The ascent sees the scratch (and phi, from the caller) through
-  // the run-time-sized views the chain steps with (langevin/dimension.hpp), so it instantiates
-  // almost no vector operation of its own, where on Eigen::VectorXd it compiled a second set.
-  // An accepted step swaps the roles of two buffers, not their storage (a Map's assignment
-  // would copy coefficients); the maximiser is copied into `theta` at the end, bit for bit.
+  // the run-time-sized views the chain steps with (langevin/dimension.hpp), writable where the
+  // chain writes and read-only where the chain's commit reads, so it instantiates almost no
+  // vector operation of its own (on Eigen::VectorXd it compiled a second set). An accepted
+  // step swaps the roles of two buffers, not their storage (a Map's assignment would copy
+  // coefficients); the maximiser is copied into `theta` at the end, bit for bit.
   const Eigen::Index d = theta.size();
   const auto view = [d](double* first) { return Eigen::Map<Eigen::VectorXd>(first, d); };
+  const auto read = [d](const double* first) {
+    return Eigen::Map<const Eigen::VectorXd>(first, d);
+  };
   double *at = theta.data(), *slope = grad.data(), *far = trial.data(),
          *far_slope = trial_grad.data();
   const auto gradient = [&](double* where, double* into) {
@@ -120,14 +124,14 @@ SABANDIT_COLD void ascend_to_map(const Model& model, const warm_up_data<Rewards>
   double step = 1.0 / (data.count + prior.precision());  // Newton's, for unit curvature
   double newton_step = std::numeric_limits<double>::infinity();
   const auto converged = [&] {
-    return detail::all_finite(view(slope)) &&
-           (detail::all_zero(view(slope)) ||
-            newton_step <= options.tolerance * (1.0 + detail::max_abs(view(at))));
+    return detail::all_finite(read(slope)) &&
+           (detail::all_zero(read(slope)) ||
+            newton_step <= options.tolerance * (1.0 + detail::max_abs(read(at))));
   };
   Eigen::Index iteration = 0;
   for (; iteration < options.max_iterations && !converged(); ++iteration) {
-    if (!detail::all_finite(view(slope))) break;
-    const double grad_norm2 = detail::squared_norm(view(slope));
+    if (!detail::all_finite(read(slope))) break;
+    const double grad_norm2 = detail::squared_norm(read(slope));
     bool accepted = false;
     step *= 2.0;
     // Up to 1,100 halvings: enough to bring any finite step below the smallest double, so an
@@ -137,13 +141,13 @@ SABANDIT_COLD void ascend_to_map(const Model& model, const warm_up_data<Rewards>
     for (int halving = 0; halving < 1100 && !accepted; ++halving) {
       detail::add_scaled(view(far), view(at), step, view(slope));
       gradient(far, far_slope);
-      const double far_end_slope = detail::dot(view(far_slope), view(slope));
-      if (detail::all_finite(view(far_slope)) && far_end_slope >= 0.0) {
+      const double far_end_slope = detail::dot(read(far_slope), read(slope));
+      if (detail::all_finite(read(far_slope)) && far_end_slope >= 0.0) {
         // Curvature along the unit ray: (slope at 0 - slope at step) / (step |grad|^2).
         const double curvature = (grad_norm2 - far_end_slope) / (step * grad_norm2);
         std::swap(at, far);
         std::swap(slope, far_slope);
-        newton_step = curvature > 0.0 ? detail::norm(view(slope)) / curvature
+        newton_step = curvature > 0.0 ? detail::norm(read(slope)) / curvature
                                       : std::numeric_limits<double>::infinity();
         accepted = true;
       } else {
@@ -157,8 +161,8 @@ SABANDIT_COLD void ascend_to_map(const Model& model, const warm_up_data<Rewards>
   throw std::domain_error(
       detail::join({"sabandit: the warm start of arm ", std::to_string(arm),
                     " did not converge after ", std::to_string(iteration),
-                    " iterations (last Newton step ", std::to_string(newton_step),
-                    " at |theta| = ", std::to_string(detail::max_abs(view(at))),
+                    " iterations (last Newton step ", detail::value_text(newton_step),
+                    " at |theta| = ", detail::value_text(detail::max_abs(read(at))),
                     "): the log-posterior may have no maximiser (use a proper prior: a finite "
                     "prior.variance) or the rewards may lie outside the model's support"}));
 }
