@@ -115,6 +115,19 @@ TEST_CASE("TS-SA with a generic model warm-starts at the MAP", "[ts_sa]") {
   CHECK(policy.parameter_estimates()(0, 0) == Approx(2.25).margin(1e-8));
 }
 
+TEST_CASE("TS-SA's warm start of a generic model with B < Omega fits the rewards it holds",
+          "[ts_sa]") {
+  // Omega = 3, B = 1: the window holds the last warm-up reward, 6, and the archetype (no
+  // grad_log_likelihood_at_mean) can fit only it: with its unit-variance Gaussian likelihood
+  // and the N(0, 1) prior the MAP is 6 / (1 + 1) = 3. Weighted as the three warm-up rewards
+  // it was 3 * 6 / (3 + 1) = 4.5, and a mean-based model fits all three (langevin_test).
+  ts_sa<test::reward_model_archetype> policy(unit_features(1), {.warmup = 3, .window = 1},
+                                             test::reward_model_archetype{});
+  xoshiro256pp gen(2);
+  for (double x : {1.0, 2.0, 6.0}) policy.update(0, x, gen);
+  CHECK(policy.parameter_estimates()(0, 0) == Approx(3.0).margin(1e-8));
+}
+
 TEST_CASE("TS-SA with the theory's schedule runs N(n) = ceil(T/n) inner steps", "[ts_sa]") {
   ts_sa<gaussian_model, horizon_schedule> policy(
       unit_features(2), {.warmup = 1, .window = 1, .sa_schedule = horizon_schedule(50)});

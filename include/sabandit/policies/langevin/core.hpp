@@ -286,12 +286,16 @@ class core {
         // line 1 at the arm's last warm-up pull: theta_a from the prior, or the warm start
         const auto& rewards = source_.rewards(arm);
         const auto count = static_cast<double>(settings_.warmup);
-        // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega);
-        // the fit uses them all through their sum. When it holds them all, its own mean is
+        // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega).
+        // A model that reads rewards through their mean fits them all through their sum. One
+        // that reads the rewards themselves can fit only those held, the last B: as B rewards
+        // (they were weighted as Omega, which counted the last B Omega / B times over: an
+        // independent review's finding). When the source holds them all, its own mean is
         // theirs (and keeps the paper-reproduction numbers bit for bit).
         double mean = rewards.size() == settings_.warmup ? detail::mean(rewards)
                                                          : (stats_.sums()(arm) + reward) / count;
-        double weight = count;
+        double weight = WindowMeanRewardModel<Model> ? count
+                                                     : static_cast<double>(rewards.size());
         if (const auto& pseudo = settings_.prior_rewards; !pseudo.empty()) {
           // the conjugate prior as data: the MAP under it is its posterior's mean
           weight += pseudo.count;
