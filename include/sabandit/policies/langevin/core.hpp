@@ -288,10 +288,9 @@ class core {
         const auto count = static_cast<double>(settings_.warmup);
         // The source may hold fewer than the Omega warm-up rewards (TS-SA with B < Omega).
         // A model that reads rewards through their mean fits them all through their sum. One
-        // that reads the rewards themselves can fit only those held, the last B: as B rewards
-        // (they were weighted as Omega, which counted the last B Omega / B times over: an
-        // independent review's finding). When the source holds them all, its own mean is
-        // theirs (and keeps the paper-reproduction numbers bit for bit).
+        // that reads the rewards themselves can fit only those held, the last B, and counts
+        // them as B (as Omega, each would count Omega / B times). When the source holds them
+        // all, its own mean is theirs (and keeps the paper-reproduction numbers bit for bit).
         double mean = rewards.size() == settings_.warmup ? detail::mean(rewards)
                                                          : (stats_.sums()(arm) + reward) / count;
         double weight = WindowMeanRewardModel<Model> ? count
