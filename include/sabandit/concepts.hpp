@@ -35,6 +35,8 @@ using vector_ref = Eigen::Ref<Eigen::VectorXd>;
 /// below; the built-in supports: models/support.hpp): it throws std::invalid_argument naming "reward" and x for a reward the
 /// model cannot produce, and every policy over the model calls it (with the numeric contract,
 /// |x| <= 1e150) before anything changes. Without it, any reward within the contract is taken.
+/// A model may also declare the interval its support spans, `M::reward_range()`
+/// (RangeDeclaringModel), against which a restore checks the reward sums a state keeps.
 /// The paper's analysis assumes log p(x | theta) concave in theta; each model's header says
 /// whether it is.
 template <class M>
@@ -51,6 +53,21 @@ concept RewardModel =
 /// naming "reward" and x, for a reward the model cannot produce (models/support.hpp).
 template <class M>
 concept SupportDeclaringModel = requires(const M& model, double x) { model.validate_reward(x); };
+
+/// The smallest closed interval [lower, upper] that holds every reward a model can produce:
+/// [0, 1] for Bernoulli, [0, 1e150] for Poisson counts and exponential durations.
+struct reward_interval {
+  double lower;  ///< the infimum of the support
+  double upper;  ///< its supremum
+};
+
+/// A model that declares the interval its support spans: `M::reward_range()`, a
+/// reward_interval, so that a restore can check the reward sums a state keeps (every mean of
+/// the rewards lies in it; models/support.hpp).
+template <class M>
+concept RangeDeclaringModel = requires {
+  { M::reward_range() } -> std::convertible_to<reward_interval>;
+};
 
 /// A refinement for exponential-family models with a canonical link, whose mean
 /// log-likelihood gradient depends on a window only through its mean (Gaussian, Bernoulli,

@@ -140,6 +140,40 @@ TEMPLATE_TEST_CASE("each model's support: the model and its conjugate posterior 
   }
 }
 
+// The interval a model declares holds its support (what a restore checks saved sums against:
+// a declared range narrower than the support would refuse genuine states).
+TEMPLATE_TEST_CASE("each declared reward range holds the model's support", "[support]",
+                   bernoulli_model, poisson_model, exponential_model) {
+  STATIC_REQUIRE(RangeDeclaringModel<TestType>);
+  STATIC_REQUIRE_FALSE(RangeDeclaringModel<gaussian_model>);  // the numeric contract is its range
+  const reward_interval range = TestType::reward_range();
+  for (const double edge : support_of<TestType>::edges()) {
+    INFO("reward " << edge);
+    CHECK(edge >= range.lower);
+    CHECK(edge <= range.upper);
+  }
+}
+
+// detail::sum_in_range allows the rounding of a sum and nothing more: fifteen additions of 0.1
+// reach 1.5000000000000002, above fl(15 x 0.1) = 1.5 by 1.5e-16 relative, within the allowance of
+// n eps = 3.3e-15 relative; 1.5 (1 + 1e-14) is beyond it. A sum of non-negative rewards is never
+// negative, however small.
+TEST_CASE("a reward sum is in range up to its rounding", "[support]") {
+  const reward_interval tenth{0.0, 0.1};
+  double sum = 0.0;
+  for (int i = 0; i < 15; ++i) sum += 0.1;
+  REQUIRE(sum > 15 * 0.1);  // the case the allowance exists for
+  CHECK(detail::sum_in_range(sum, 15.0, tenth));
+  CHECK_FALSE(detail::sum_in_range(1.5 * (1.0 + 1e-14), 15.0, tenth));
+  CHECK_FALSE(detail::sum_in_range(-1e-300, 15.0, tenth));
+  CHECK(detail::sum_in_range(0.0, 15.0, tenth));
+  CHECK_FALSE(detail::sum_in_range(0.5, 0.0, tenth));  // no rewards sum to 0
+  const reward_interval signed_range{-2.0, 1.0};
+  CHECK(detail::sum_in_range(-20.0, 10.0, signed_range));
+  CHECK_FALSE(detail::sum_in_range(-20.1, 10.0, signed_range));
+  CHECK_FALSE(detail::sum_in_range(10.1, 10.0, signed_range));
+}
+
 TEST_CASE("support messages name the reward, its value and the support", "[support]") {
   CHECK_THROWS_WITH(poisson_model::validate_reward(-1.0),
                     Catch::Contains("reward = -1") && Catch::Contains("whole number"));

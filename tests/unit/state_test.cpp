@@ -667,6 +667,56 @@ TEST_CASE("restore rejects statistics that contradict the window, history or pos
   }
 }
 
+// A policy over a model that declares the interval of its rewards (models/support.hpp) restores
+// only sums its counts of such rewards can have: a forged Bernoulli sum above the count or below
+// 0 was accepted (UCB-type and conjugate policies keep nothing of the rewards but the sums).
+TEST_CASE("restore rejects reward sums outside the model's range", "[state][guarantees]") {
+  using namespace sabandit;
+  xoshiro256pp gen(3), env(4);
+  // `policy` after 30 rounds, its sum of arm `arm` (the `index`-th token of `field`, after the
+  // length) forged to `value`, is refused with a message that names them.
+  const auto check_sum_refused = [&](auto policy, rewards kind, const std::string& field,
+                                     Eigen::Index arm, const std::string& value) {
+    auto target = policy;
+    play(policy, gen, env, kind, 30);
+    const auto index = static_cast<std::size_t>(arm) + 1;
+    check_rejected<state::format_error>(target, with_token(saved(policy), field, index, value),
+                                        "the reward sum of arm " + std::to_string(arm) + ", " +
+                                            value + ", is not one its");
+  };
+  SECTION("KL-UCB over Bernoulli: a sum in [0, n]") {
+    check_sum_refused(kl_ucb<bernoulli_model>(3), rewards::bernoulli, "statistics.sums", 0, "-0.5");
+    check_sum_refused(kl_ucb<bernoulli_model>(3), rewards::bernoulli, "statistics.sums", 1, "1000");
+  }
+  SECTION("TS over Poisson: before its posterior is compared with the sum") {
+    check_sum_refused(thompson<poisson_model>(3), rewards::poisson, "statistics.sums", 1, "-3");
+  }
+  SECTION("epsilon-TS over exponential durations") {
+    check_sum_refused(epsilon_ts<exponential_model>(3), rewards::exponential,
+                      "ts.statistics.sums", 2, "-1");
+  }
+  SECTION("TS-SA over Bernoulli, whose windows have wrapped and no longer hold the sum") {
+    check_sum_refused(ts_sa<bernoulli_model>(3, {.window = 2}), rewards::bernoulli,
+                      "statistics.sums", 2, "1000");
+  }
+  SECTION("the message states the range") {
+    kl_ucb<bernoulli_model> policy(2);
+    for (int t = 0; t < 20; ++t) policy.update(t % 2, 1.0, gen);
+    kl_ucb<bernoulli_model> target(2);
+    check_rejected<state::format_error>(
+        target, with_token(saved(policy), "statistics.sums", 1, "10.5"),
+        "the reward sum of arm 0, 10.5, is not one its 10 rewards in [0, 1] can have");
+  }
+  SECTION("a sum at the edge of the range restores") {
+    kl_ucb<bernoulli_model> policy(2);
+    for (int t = 0; t < 20; ++t) policy.update(t % 2, t % 2 == 0 ? 1.0 : 0.0, gen);
+    kl_ucb<bernoulli_model> target(2);
+    std::istringstream in(saved(policy));
+    state::restore(in, target);
+    CHECK(saved(target) == saved(policy));
+  }
+}
+
 TEST_CASE("restore rejects a ts_sa<poisson_model> iterate that would make every round throw",
           "[state][guarantees]") {
   using namespace sabandit;

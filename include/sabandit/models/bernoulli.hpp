@@ -51,6 +51,8 @@ class bernoulli_model : public canonical_link<bernoulli_model> {
   /// rewards that Beta-Bernoulli TS reads as success probabilities; throws
   /// std::invalid_argument naming the reward otherwise. Every policy over the model checks it.
   static void validate_reward(double x) { detail::require_unit_interval_reward(x); }
+  /// [0, 1]: every mean of its rewards is a probability (a restore checks the saved sums).
+  [[nodiscard]] static reward_interval reward_range() noexcept { return {0.0, 1.0}; }
 
   // --- Conjugate posterior (exact Beta-Bernoulli TS, epsilon-TS) --------------------------
   /// TS's prior is on the success probability.

@@ -9,7 +9,14 @@
 // contract (errors.hpp, bounds::reward). The contract applies to every model, declared support
 // or not: the policies' sums and gradients rely on it, so a support can only narrow it.
 // The built-in supports are written once here, for the model and its conjugate posterior alike.
+//
+// A model may also declare the interval its support spans, `M::reward_range()`: then every
+// mean of its rewards lies in it too, which a restore checks each saved reward sum against
+// (a Bernoulli arm's sum within [0, n]), since the sums are all a state keeps of the rewards
+// of UCB-type and conjugate policies. The support alone cannot say it: a Poisson mean is rarely
+// a whole number.
 #include <cmath>
+#include <limits>
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
@@ -50,6 +57,18 @@ void require_supported_reward(const Model& model, double reward) {
   if (!std::isfinite(reward)) require_reward(reward);
   if constexpr (SupportDeclaringModel<Model>) model.validate_reward(reward);
   require_reward(reward);
+}
+
+/// Whether `sum` can be the floating-point sum, in any order, of `count` rewards in `range`:
+/// within [count lower, count upper] up to the rounding of its count - 1 additions, at most
+/// count eps times the sum of the rewards' magnitudes (the bound arm_statistics.hpp uses,
+/// Higham (4.4)). A sum of non-negative rewards is never negative: each rounding keeps its
+/// sign.
+[[nodiscard]] inline bool sum_in_range(double sum, double count, const reward_interval& range) {
+  const double magnitude = std::fmax(std::fabs(range.lower), std::fabs(range.upper));
+  const double rounding = count * std::numeric_limits<double>::epsilon() * count * magnitude;
+  if (range.lower >= 0.0 && sum < 0.0) return false;
+  return sum >= count * range.lower - rounding && sum <= count * range.upper + rounding;
 }
 
 }  // namespace sabandit::detail

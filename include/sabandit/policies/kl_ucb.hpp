@@ -160,7 +160,7 @@ class kl_ucb {
     ar("warmup", p.warmup);
     detail::persist_component("model", model, ar);
     if constexpr (Archive::reading) self = kl_ucb(num_arms, p, std::move(model));
-    ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
+    ar.nest("statistics", [&] { arm_statistics::persist_for<Model>(self.stats_, ar); });
   }
 
  private:

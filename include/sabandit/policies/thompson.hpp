@@ -148,7 +148,7 @@ class thompson {
     ar.nest("prior", [&] { decltype(p.prior)::persist(p.prior, ar); });
     ar("warmup", p.warmup);
     if constexpr (Archive::reading) self = thompson(num_arms, p);
-    ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
+    ar.nest("statistics", [&] { arm_statistics::persist_for<Model>(self.stats_, ar); });
     for (Eigen::Index a = 0; a < num_arms; ++a) {
       ar.nest("posterior." + std::to_string(a), [&] {
         posterior_type::persist(self.posteriors_[static_cast<std::size_t>(a)], ar);

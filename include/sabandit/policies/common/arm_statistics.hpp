@@ -6,6 +6,7 @@
 
 #include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
+#include "sabandit/models/support.hpp"
 
 namespace sabandit {
 
@@ -56,6 +57,28 @@ class arm_statistics {
     const Eigen::ArrayXd slack = 1.0 + self.count_ * std::numeric_limits<double>::epsilon();
     ar.require((self.sum_.abs() <= bounds::reward * self.count_ * slack).all(),
                "a reward sum is beyond its count times the reward bound 1e150");
+  }
+
+  /// persist(), then, for a `Model` that declares the interval of its rewards
+  /// (RangeDeclaringModel, models/support.hpp), the check that each restored sum is one the
+  /// arm's count of such rewards can have: a Bernoulli arm's within [0, n], a Poisson arm's not
+  /// negative. What every policy with a model restores its statistics with.
+  template <class Model, class Self, class Archive>
+  static void persist_for(Self& self, Archive& ar) {
+    persist(self, ar);
+    if constexpr (Archive::reading && RangeDeclaringModel<Model>) {
+      const reward_interval range = Model::reward_range();
+      for (Eigen::Index a = 0; a < self.num_arms(); ++a) {
+        if (!detail::sum_in_range(self.sum_(a), self.count_(a), range)) {
+          ar.require(false, detail::join({"the reward sum of arm ", std::to_string(a), ", ",
+                                          detail::value_text(self.sum_(a)),
+                                          ", is not one its ",
+                                          detail::value_text(self.count_(a)), " rewards in [",
+                                          detail::value_text(range.lower), ", ",
+                                          detail::value_text(range.upper), "] can have"}));
+        }
+      }
+    }
   }
 
  private:

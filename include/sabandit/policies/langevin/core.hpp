@@ -223,7 +223,7 @@ class core {
     if constexpr (Archive::reading)
       self = std::remove_const_t<Self>(std::move(features), p, std::move(model));
     ar("theta", self.theta_);
-    ar.nest("statistics", [&] { arm_statistics::persist(self.stats_, ar); });
+    ar.nest("statistics", [&] { arm_statistics::persist_for<Model>(self.stats_, ar); });
     ar.nest("source", [&] { Source::persist(self.source_, ar); });
     if constexpr (Archive::reading) {
       for (Eigen::Index a = 0; a < self.num_arms(); ++a) {
