@@ -174,6 +174,28 @@ TEST_CASE("a reward sum is in range up to its rounding", "[support]") {
   CHECK_FALSE(detail::sum_in_range(10.1, 10.0, signed_range));
 }
 
+// Where every multiple k x of a bound is a double, the running sum cannot pass count x, so no
+// allowance is given (an independent probe: with n^2 eps for every bound, a forged Bernoulli sum
+// of 10^9 + 200 over 10^9 rewards restored, whose mean above 1 then won every KL-UCB round).
+// An infinite bound leaves its side open; -0 is no genuine sum, and no rewards sum to +0 alone.
+TEST_CASE("a reward sum is in range exactly where the bound's multiples are doubles",
+          "[support]") {
+  const reward_interval unit{0.0, 1.0};
+  CHECK(detail::multiples_exact(1.0, 0x1p52));
+  CHECK_FALSE(detail::multiples_exact(0.1, 15.0));  // 15 x 0.1 rounds: the case above
+  CHECK(detail::sum_in_range(1e9, 1e9, unit));
+  CHECK_FALSE(detail::sum_in_range(1e9 + 200.0, 1e9, unit));
+  CHECK_FALSE(detail::sum_in_range(std::nextafter(1e9, 2e9), 1e9, unit));
+  CHECK_FALSE(detail::sum_in_range(-0.0, 3.0, unit));
+  CHECK_FALSE(detail::sum_in_range(-0.0, 0.0, unit));
+  const double inf = std::numeric_limits<double>::infinity();
+  const reward_interval open_above{0.0, inf};
+  CHECK(detail::sum_in_range(0.0, 0.0, open_above));  // an arm not pulled yet (was NaN: refused)
+  CHECK(detail::sum_in_range(1e300, 3.0, open_above));
+  CHECK_FALSE(detail::sum_in_range(-1.0, 3.0, open_above));
+  CHECK(detail::sum_in_range(-1e300, 3.0, {-inf, inf}));
+}
+
 TEST_CASE("support messages name the reward, its value and the support", "[support]") {
   CHECK_THROWS_WITH(poisson_model::validate_reward(-1.0),
                     Catch::Contains("reward = -1") && Catch::Contains("whole number"));

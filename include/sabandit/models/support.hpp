@@ -59,16 +59,35 @@ void require_supported_reward(const Model& model, double reward) {
   require_reward(reward);
 }
 
-/// Whether `sum` can be the floating-point sum, in any order, of `count` rewards in `range`:
-/// within [count lower, count upper] up to the rounding of its count - 1 additions, at most
-/// count eps times the sum of the rewards' magnitudes (the bound arm_statistics.hpp uses,
-/// Higham (4.4)). A sum of non-negative rewards is never negative: each rounding keeps its
-/// sign.
+/// Whether k x is a double for every k <= count (a whole number up to 2^53): x = m 2^e with m
+/// odd, and count |m| < 2^53. Then the running sum of `count` rewards each <= x is <= count x
+/// with no rounding allowance: each partial sum is at most the double k x, and rounding is
+/// monotone (1 for Bernoulli: its sums never exceed the count; 0 for every lower bound of 0).
+[[nodiscard]] inline bool multiples_exact(double x, double count) {
+  if (x == 0.0) return true;
+  if (!std::isfinite(x)) return false;
+  int exponent = 0;
+  double odd = std::ldexp(std::frexp(std::fabs(x), &exponent), 53);  // a whole number < 2^53
+  while (std::fmod(odd, 2.0) == 0.0) odd /= 2.0;
+  return count * odd < 0x1p53;
+}
+
+/// Whether `sum` can be the floating-point running sum of `count` rewards in `range`: within
+/// [count lower, count upper], exactly where those multiples are doubles (multiples_exact),
+/// else up to the rounding of the count - 1 additions, at most count eps times the sum of the
+/// rewards' magnitudes (the bound arm_statistics.hpp uses, Higham (4.4)). No rewards sum to +0;
+/// a sum of non-negative rewards is never negative, not even -0 (0 + -0 is +0). An infinite
+/// bound leaves its side open.
 [[nodiscard]] inline bool sum_in_range(double sum, double count, const reward_interval& range) {
+  if (count == 0.0) return sum == 0.0 && !std::signbit(sum);
+  if (range.lower >= 0.0 && std::signbit(sum)) return false;
   const double magnitude = std::fmax(std::fabs(range.lower), std::fabs(range.upper));
   const double rounding = count * std::numeric_limits<double>::epsilon() * count * magnitude;
-  if (range.lower >= 0.0 && sum < 0.0) return false;
-  return sum >= count * range.lower - rounding && sum <= count * range.upper + rounding;
+  const double lowest =
+      count * range.lower - (multiples_exact(range.lower, count) ? 0.0 : rounding);
+  const double highest =
+      count * range.upper + (multiples_exact(range.upper, count) ? 0.0 : rounding);
+  return sum >= lowest && sum <= highest;
 }
 
 }  // namespace sabandit::detail

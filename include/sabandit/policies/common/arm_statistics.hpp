@@ -65,6 +65,9 @@ class arm_statistics {
   /// negative. What every policy with a model restores its statistics with.
   template <class Model, class Self, class Archive>
   static void persist_for(Self& self, Archive& ar) {
+    static_assert(RangeDeclaringModel<Model> || !requires { &Model::reward_range; },
+                  "a model's reward_range() must be static and return sabandit::reward_interval "
+                  "(RangeDeclaringModel): as declared, a restore would not check the sums");
     persist(self, ar);
     if constexpr (Archive::reading && RangeDeclaringModel<Model>) {
       const reward_interval range = Model::reward_range();
