@@ -588,15 +588,16 @@ TEST_CASE("restore checks the numeric contract: sums and saved rewards beyond 1e
   play(u, gen, env, rewards::gaussian, 30);
   ucb u_target(3);
   check_rejected<format_error>(u_target, with_token(saved(u), "statistics.sums", 1, "1e308"),
-                               "a reward sum is beyond its count times the reward bound 1e150");
-  // The rounding allowance is n eps relative (arm_statistics.hpp): one pull of 1e150 allows
-  // 1e150 (1 + 2.2e-16), not 1e150 (1 + 1e-13).
+                               "the reward sum of arm 0, 1e+308, is not one its");
+  // The rounding allowance (models/support.hpp, sum_in_range) is none for one pull: the sum of
+  // one reward within 1e150 is within 1e150, and 1e150 (1 + 1e-13) is refused.
   ucb one(1);
   one.update(0, 1e150, gen);
   ucb one_target(1);
-  check_rejected<format_error>(one_target,
-                               with_token(saved(one), "statistics.sums", 1, "1.0000000000001e+150"),
-                               "a reward sum is beyond its count times the reward bound 1e150");
+  check_rejected<format_error>(
+      one_target, with_token(saved(one), "statistics.sums", 1, "1.0000000000001e+150"),
+      "the reward sum of arm 0, 1.0000000000001e+150, is not one its 1 rewards in "
+      "[-1e+150, 1e+150] can have");
   ts_sa<> sa(4, {.warmup = 2, .window = 3});
   play(sa, gen, env, rewards::gaussian, 40);
   ts_sa<> sa_target(4);

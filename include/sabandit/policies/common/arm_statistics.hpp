@@ -49,14 +49,11 @@ class arm_statistics {
     ar.require((self.count_ == self.count_.floor()).all(), "counts must be whole numbers");
     ar.require(self.count_.sum() == static_cast<double>(self.total_),
                "total must be the sum of the counts");
-    // |x| <= bounds::reward for every reward, so a sum of n rewards is at most n times that,
-    // plus the rounding of its n - 1 additions: at most gamma_(n-1) = (n - 1) u / (1 - (n - 1) u)
-    // relative (Higham, Accuracy and Stability, (4.4)), which n eps (eps = 2u) bounds. Without
-    // it, six rewards of 1e150 summed to more than fl(6 x 1e150) and the state did not restore
-    // (a probe's finding).
-    const Eigen::ArrayXd slack = 1.0 + self.count_ * std::numeric_limits<double>::epsilon();
-    ar.require((self.sum_.abs() <= bounds::reward * self.count_ * slack).all(),
-               "a reward sum is beyond its count times the reward bound 1e150");
+    // The numeric contract, |x| <= bounds::reward for every reward, bounds a sum of n rewards
+    // by n times that, plus the rounding of its additions (models/support.hpp, sum_in_range).
+    // Without the allowance, six rewards of 1e150 summed to more than fl(6 x 1e150) and the
+    // state did not restore (a probe's finding).
+    require_sums_in(self, ar, {-bounds::reward, bounds::reward});
   }
 
   /// persist(), then, for a `Model` that declares the interval of its rewards
@@ -69,8 +66,14 @@ class arm_statistics {
                   "a model's reward_range() must be static and return sabandit::reward_interval "
                   "(RangeDeclaringModel): as declared, a restore would not check the sums");
     persist(self, ar);
-    if constexpr (Archive::reading && RangeDeclaringModel<Model>) {
-      const reward_interval range = Model::reward_range();
+    if constexpr (RangeDeclaringModel<Model>) require_sums_in(self, ar, Model::reward_range());
+  }
+
+ private:
+  // When reading: every arm's sum is one its count of rewards in `range` can have.
+  template <class Self, class Archive>
+  static void require_sums_in(const Self& self, Archive& ar, const reward_interval& range) {
+    if constexpr (Archive::reading) {
       for (Eigen::Index a = 0; a < self.num_arms(); ++a) {
         if (!detail::sum_in_range(self.sum_(a), self.count_(a), range)) {
           ar.require(false, detail::join({"the reward sum of arm ", std::to_string(a), ", ",
@@ -84,7 +87,6 @@ class arm_statistics {
     }
   }
 
- private:
   Eigen::ArrayXd count_;
   Eigen::ArrayXd sum_;
   long long total_ = 0;
