@@ -1,8 +1,8 @@
 // A reward model of your own: exponential rewards (waiting times, say) with a log link, written
 // in exponential_model.hpp (about 20 lines: mean, log-likelihood and its gradient; the
 // divergence is optional, for KL-UCB). The policies decide on <phi_a, theta_a>, which is right
-// only if the mean increases with it: check_model tests that, with the gradient, concavity and
-// information, before the model is run with TS-SA and TS-SGLD.
+// only if the mean increases with it: check_model tests that, with the gradient, concavity,
+// information and support, before the model is run with TS-SA and TS-SGLD.
 #include <sabandit/sabandit.hpp>
 #include <sabandit/sim.hpp>
 

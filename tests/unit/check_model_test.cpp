@@ -17,6 +17,7 @@
 #include "sabandit/models/gaussian.hpp"
 #include "sabandit/models/poisson.hpp"
 #include "sabandit/random/bits.hpp"
+#include "sabandit/random/normal.hpp"
 #include "support/catch.hpp"
 
 using namespace sabandit;
@@ -156,6 +157,43 @@ TEST_CASE("an information wrong by a factor of 2 fails the information check", "
   CHECK_THAT(report.information.finding, Catch::Contains("information(phi, theta) = 2"));
 }
 
+TEST_CASE("a sampler of another family fails the support check alone", "[check_model]") {
+  // A normal approximation of Poisson counts, x ~ N(mu, mu): the score x - mu has mean 0 and
+  // E[score^2] = Var(x) = mu, the Poisson information, and x eta - e^eta is concave for every
+  // x, so checks 1-5 pass; but its rewards are not whole numbers (and some are negative), which
+  // poisson_model refuses, as every policy over it would, in production.
+  const auto report = check_model(poisson_model{}, [](double mean, default_engine& gen) {
+    return mean + std::sqrt(mean) * standard_normal(gen);
+  });
+  require_only_failure(report, report.support);
+  CHECK(report.support.worst == 1.0);  // a normal draw is a whole number with probability 0
+  CHECK_THAT(report.support.finding, Catch::Contains("must be a whole number") &&
+                                         Catch::Contains("make `draw` sample the model's own"));
+  CHECK_THAT(report.to_string(), Catch::Contains("check_model: 1 of 6 checks failed\n"));
+}
+
+TEST_CASE("a reward range narrower than the rewards fails the support check alone",
+          "[check_model]") {
+  // The example's exponential model declaring the range of rates: a duration above 1 is
+  // accepted by every policy, and a checkpoint that holds one would not restore.
+  struct narrow_range : planted_exponential {
+    static reward_interval reward_range() { return {0.0, 1.0}; }
+  };
+  static_assert(RangeDeclaringModel<narrow_range>);
+  const auto report = check_model(narrow_range{}, draw_exponential);
+  require_only_failure(report, report.support);
+  // At eta in [-3, 3] the mean e^eta is at least e^-3, so P(x > 1) = e^(-1 / mean) > 0 at
+  // every point; at the worst point, of mean up to e^3, the share refused is above a half.
+  CHECK(report.support.worst > 0.5);
+  CHECK_THAT(report.support.finding, Catch::Contains("outside reward_range() = [0, 1]") &&
+                                         Catch::Contains("widen reward_range()"));
+  // The same model with a range that holds its support passes.
+  struct wide_range : planted_exponential {
+    static reward_interval reward_range() { return {0.0, bounds::reward}; }
+  };
+  CHECK(check_model(wide_range{}, draw_exponential).ok());
+}
+
 TEST_CASE("check_model's report is the same for a fixed seed, and prints a line per check",
           "[check_model]") {
   const auto first = check_model(planted_exponential{}, draw_exponential, {.seed = 3});
@@ -164,9 +202,10 @@ TEST_CASE("check_model's report is the same for a fixed seed, and prints a line 
   CHECK(first.to_string() == again.to_string());
   CHECK(first.score_mean.worst != other.score_mean.worst);  // continuous: equal with probability 0
   const std::string text = first.to_string();
-  CHECK(text.starts_with("check_model: all 5 checks passed\n"));
+  CHECK(text.starts_with("check_model: all 6 checks passed\n"));
   for (const model_check* check : first.checks()) CHECK(check->finding.empty());
-  for (const char* name : {"gradient", "concavity", "increasing mean", "score mean", "information"})
+  for (const char* name :
+       {"gradient", "concavity", "increasing mean", "score mean", "information", "support"})
     CHECK_THAT(text, Catch::Contains(std::string("[ ok ] ") + name + ": worst "));
   std::ostringstream out;
   out << first;

@@ -12,9 +12,14 @@
 //   4. score mean:      E[d/d eta log p(x | eta)] = 0 when x is drawn at the model's own mean:
 //                       mean() and log_likelihood describe the same distribution;
 //   5. information:     E[(d/d eta log p(x | eta))^2] = fisher_information(model, phi, theta)
-//                       (the model's `information`, or the fallback of information.hpp).
+//                       (the model's `information`, or the fallback of information.hpp);
+//   6. support:         every reward `draw` returns is one the model accepts (the numeric
+//                       contract and the model's validate_reward: every policy throws on the
+//                       others) and lies in its declared reward_range() (a restore refuses a
+//                       checkpoint whose sums leave it): a sampler of another family, or a
+//                       range narrower than the support, passes checks 1-5 and fails there.
 //
-// The data-driven checks (1, 2, 4, 5) need rewards, and RewardModel has no sampler; the caller
+// The data-driven checks (1, 2, 4, 5, 6) need rewards, and RewardModel has no sampler; the caller
 // passes one as `draw(mean, gen) -> double`: one reward of the model's distribution whose
 // expected value is `mean`. Why this signature rather than `sample(phi, theta, gen)`:
 //  - the link is then written once, in the model: check_model asks the model for the mean at
@@ -38,14 +43,17 @@
 #include <limits>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <Eigen/Core>
 
 #include "sabandit/concepts.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/information.hpp"
+#include "sabandit/models/support.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/random/streams.hpp"
@@ -90,7 +98,8 @@ struct check_model_options {
 
 /// One check's verdict: the worst discrepancy found, its bound, and where it was.
 struct model_check {
-  std::string name;     ///< "gradient", "concavity", "increasing mean", "score mean", "information"
+  /// "gradient", "concavity", "increasing mean", "score mean", "information", "support"
+  std::string name;
   std::string measure;  ///< what `worst` measures, e.g. "relative error"
   double worst = 0.0;   ///< the largest discrepancy over all points (+inf or NaN: not finite)
   double bound = 0.0;   ///< the check passes when worst <= bound
@@ -111,10 +120,11 @@ struct model_check_report {
   model_check increasing_mean;  ///< the mean increases with eta (the link's direction)
   model_check score_mean;       ///< E[score] = 0 at the model's own parameter
   model_check information;      ///< fisher_information against E[score^2]
+  model_check support;          ///< the drawn rewards against the model's support and range
 
   /// The checks in the order they are printed.
-  [[nodiscard]] std::array<const model_check*, 5> checks() const noexcept {
-    return {&gradient, &concavity, &increasing_mean, &score_mean, &information};
+  [[nodiscard]] std::array<const model_check*, 6> checks() const noexcept {
+    return {&gradient, &concavity, &increasing_mean, &score_mean, &information, &support};
   }
   /// Every check passed.
   [[nodiscard]] bool ok() const noexcept {
@@ -130,9 +140,9 @@ struct model_check_report {
     });
     out << "check_model: ";
     if (failed == 0) {
-      out << "all 5 checks passed\n";
+      out << "all " << checks().size() << " checks passed\n";
     } else {
-      out << failed << " of 5 checks failed\n";
+      out << failed << " of " << checks().size() << " checks failed\n";
     }
     for (const model_check* c : checks()) {
       out << (c->passed() ? "  [ ok ] " : "  [FAIL] ") << c->name << ": worst " << c->measure
@@ -421,6 +431,66 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
   });
 }
 
+/// Check 6: sees every reward `draw` returns at one point, for every other check, and counts
+/// those the model refuses: outside the numeric contract or the model's validate_reward (what
+/// every policy's update checks first, models/support.hpp), or outside its declared
+/// reward_range(). Keeps the first refusal and why, for the finding.
+template <RewardModel Model>
+class support_tally {
+ public:
+  explicit support_tally(const Model& model) : model_(model) {}
+
+  /// Tests `reward`, drawn at `mean`.
+  void test(double reward, double mean) {
+    ++drawn_;
+    std::string why = refusal(reward);
+    if (why.empty()) return;
+    if (refused_++ == 0) {
+      first_reward_ = reward;
+      first_mean_ = mean;
+      why_ = std::move(why);
+    }
+  }
+  /// The share of the rewards drawn so far that the model refuses (0 before any draw).
+  [[nodiscard]] double refused_share() const noexcept {
+    return drawn_ == 0 ? 0.0 : static_cast<double>(refused_) / static_cast<double>(drawn_);
+  }
+  /// What the first refusal was, and the fix.
+  [[nodiscard]] std::string finding() const {
+    return std::to_string(refused_) + " of " + std::to_string(drawn_) +
+           " drawn rewards refused, the first draw(mean = " + format_number(first_mean_) +
+           ") = " + format_number(first_reward_) + ": " + why_;
+  }
+
+ private:
+  // Empty when the model takes `reward`, else why not and what to fix.
+  [[nodiscard]] std::string refusal(double reward) const {
+    try {
+      require_supported_reward(model_, reward);
+    } catch (const std::invalid_argument& refused) {
+      return std::string(refused.what()) +
+             "; every policy over the model throws on such a reward: make `draw` sample the "
+             "model's own distribution (or widen validate_reward, if the model is the one at "
+             "fault)";
+    }
+    if constexpr (RangeDeclaringModel<Model>) {
+      const reward_interval range = Model::reward_range();
+      if (!(reward >= range.lower && reward <= range.upper)) {
+        return "outside reward_range() = [" + format_number(range.lower) + ", " +
+               format_number(range.upper) +
+               "], which must hold every reward the model accepts (a restore refuses a "
+               "checkpoint whose reward sums leave it): widen reward_range()";
+      }
+    }
+    return {};
+  }
+
+  const Model& model_;
+  long long drawn_ = 0, refused_ = 0;
+  double first_reward_ = 0.0, first_mean_ = 0.0;
+  std::string why_;
+};
+
 inline void validate(const check_model_options& options) {
   require_at_least("options.points", options.points, 1);
   require_at_least("options.dimension", options.dimension, Eigen::Index{1});
@@ -471,10 +541,11 @@ template <RewardModel Model, RewardSampler Draw>
       .score_mean = check("score mean", "|mean score| in standard errors", options.z),
       .information =
           check("information", "|E[score^2] - information| in standard errors", options.z),
+      .support = check("support", "share of the drawn rewards the model refuses", 0.0),
   };
   detail::check_recorder gradient(report.gradient), concavity(report.concavity),
       increasing_mean(report.increasing_mean), score_mean(report.score_mean),
-      information(report.information);
+      information(report.information), support(report.support);
   using role = detail::check_model_role;
   for (int p = 0; p < options.points; ++p) {
     const auto stream = [&](std::uint64_t r) {
@@ -482,11 +553,21 @@ template <RewardModel Model, RewardSampler Draw>
     };
     auto point_gen = stream(role::point);
     const detail::check_point point(options, point_gen);
-    detail::check_gradient_at(model, draw, point, stream(role::gradient), options, gradient);
-    detail::check_concavity_at(model, draw, point, stream(role::concavity), options, concavity);
+    // Check 6 sees the rewards the others draw, as they are drawn (the same rewards, and the
+    // same streams, as without it).
+    detail::support_tally<Model> tally(model);
+    auto tallied = [&](double mean, default_engine& gen) {
+      const auto reward = static_cast<double>(draw(mean, gen));
+      tally.test(reward, mean);
+      return reward;
+    };
+    detail::check_gradient_at(model, tallied, point, stream(role::gradient), options, gradient);
+    detail::check_concavity_at(model, tallied, point, stream(role::concavity), options,
+                               concavity);
     detail::check_increasing_mean_at(model, point, options, increasing_mean);
-    detail::check_score_at(model, draw, point, stream(role::score), options, score_mean,
+    detail::check_score_at(model, tallied, point, stream(role::score), options, score_mean,
                            information);
+    support.record(tally.refused_share(), point, point.eta, [&] { return tally.finding(); });
   }
   return report;
 }
