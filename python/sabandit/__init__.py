@@ -31,6 +31,7 @@ from ._sabandit import (  # noqa: F401  (the public API)
     random_features, parameters_with_predictors,
     ts_sa, ts_sgld, thompson, epsilon_ts, ucb, kl_ucb,
     SimulationResult,
+    check_model, ModelCheck, ModelCheckReport,
 )
 from . import _sabandit
 

@@ -109,6 +109,7 @@ class python_model {
         throw py::type_error(std::string("sabandit: a reward model written in Python needs a "
                                          "method ") + name + "; see docs/python.md");
     }
+    warn_unused_methods();
   }
 
   [[nodiscard]] const py::object& object() const noexcept { return obj_.get(); }
@@ -156,6 +157,23 @@ class python_model {
   static void persist(Self& /*self*/, Archive& /*ar*/) {}
 
  private:
+  // A UserWarning naming the methods of C++'s optional model members that the object has and
+  // no policy reads from Python (a probe's `information`, defined and silently never called).
+  void warn_unused_methods() const {
+    std::string unused;
+    for (const char* name : {"information", "default_prior", "default_pseudo_rewards",
+                             "grad_log_likelihood_at_mean", "link", "map_estimate",
+                             "reward_range", "divergence"}) {
+      if (py::hasattr(obj_.get(), name)) unused += (unused.empty() ? "" : ", ") + std::string(name);
+    }
+    if (unused.empty()) return;
+    const std::string message =
+        "sabandit: a reward model written in Python is read through mean, log_likelihood, "
+        "grad_log_likelihood and validate_reward only; its " + unused +
+        " will not be called (docs/python.md, \"A reward model written in Python\")";
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
+  }
+
   static py::array_t<double> array(const vector_cref& v) {
     return py::array_t<double>(v.size(), v.data());  // a copy the Python code may keep
   }
@@ -623,5 +641,6 @@ inline gaussian_model gaussian_of(const py::object& model) {
 void bind_core(py::module_& m);
 void bind_conjugate(py::module_& m);
 void bind_langevin(py::module_& m);
+void bind_check_model(py::module_& m);
 
 }  // namespace sabandit::python

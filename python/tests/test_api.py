@@ -2,6 +2,7 @@
 model written in Python."""
 import copy
 import math
+import os
 import pickle
 import re
 import time
@@ -601,6 +602,75 @@ def test_python_model_errors_and_pickling():
         play(sabandit.ts_sa(2, model=ReturnsComplex()), gen, 10)
     with pytest.raises(TypeError, match="needs a method"):
         sabandit.ts_sa(2, model=object())
+
+
+def draw_exponential(mean, engine):
+    """An exponential reward of the given mean, by inversion, from sabandit's engine."""
+    return -mean * math.log1p(-engine.uniform())
+
+
+def test_check_model_checks_python_and_built_in_models():
+    # C++'s check_model (its bounds: models/check_model.hpp); fewer samples than its default
+    # 20,000 to keep the test short: z = 5 still fails a correct model with probability
+    # <= 2 x 5 x 5.7e-7 here.
+    fast = dict(points=5, samples=2000)
+    report = sabandit.check_model(ExponentialModel(), draw_exponential, **fast)
+    assert report.ok, str(report)
+    assert [c.name for c in report.checks] == [
+        "gradient", "concavity", "increasing mean", "score mean", "information", "support"]
+    assert str(report).startswith("check_model: all 6 checks passed\n")
+    assert str(sabandit.check_model(ExponentialModel(), draw_exponential, **fast)) == str(report)
+    assert sabandit.check_model(sabandit.ExponentialModel(), draw_exponential, **fast).ok
+    assert sabandit.check_model("bernoulli", lambda mean, e: float(e.uniform() < mean), **fast).ok
+
+    class SignError(ExponentialModel):
+        def grad_log_likelihood(self, xs, phi, theta):
+            return -super().grad_log_likelihood(xs, phi, theta)
+
+    wrong = sabandit.check_model(SignError(), draw_exponential, **fast)
+    assert not wrong.ok and not wrong.gradient.passed
+    assert "-1: a sign error" in wrong.gradient.finding
+    assert wrong.gradient.phi.shape == (3,)
+
+    # Rewards the model's validate_reward refuses (its ValueError) fail the support check, with
+    # the model's message; a Poisson model sampled by a normal approximation fails only there.
+    negative = sabandit.check_model(ExponentialModel(), lambda m, e: -draw_exponential(m, e),
+                                    **fast)
+    assert not negative.support.passed and negative.support.worst == 1.0
+    assert "must be >= 0 for exponential rewards" in negative.support.finding
+    normal_counts = sabandit.check_model(
+        "poisson", lambda m, e: m + math.sqrt(m) * e.normal(), **fast)
+    assert [c.name for c in normal_counts.checks if not c.passed] == ["support"]
+
+    with pytest.raises(TypeError, match=r"draw = 3 \(must be a callable"):
+        sabandit.check_model(ExponentialModel(), 3)
+    with pytest.raises(TypeError, match=r"draw\(mean, engine\) returned 'x', not a float"):
+        sabandit.check_model(ExponentialModel(), lambda m, e: "x")
+    with pytest.raises(ValueError, match=r"options.points = 0"):
+        sabandit.check_model(ExponentialModel(), draw_exponential, points=0)
+    with pytest.raises(ValueError, match=r"seed = -1"):
+        sabandit.check_model(ExponentialModel(), draw_exponential, seed=-1)
+
+
+def test_the_model_check_example_of_python_md_runs():
+    # docs/python.md's model and its check, run as written.
+    page = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
+    with open(page, encoding="utf-8") as f:
+        blocks = [block.split("```")[0] for block in f.read().split("```python\n")[1:]]
+    model = next(block for block in blocks if "class ExponentialModel" in block)
+    check = next(block for block in blocks if "sabandit.check_model(" in block)
+    namespace = {"sabandit": sabandit}
+    exec(compile(model + check, "docs/python.md", "exec"), namespace)
+    assert namespace["report"].ok
+
+
+def test_python_model_warns_of_methods_no_policy_reads():
+    class WithInformation(ExponentialModel):
+        def information(self, phi, theta):
+            return 1.0
+
+    with pytest.warns(UserWarning, match="its information will not be called"):
+        sabandit.ts_sa(2, model=WithInformation())
 
 
 def test_python_model_in_simulate_on_several_threads():
