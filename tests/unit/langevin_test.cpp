@@ -153,6 +153,34 @@ TEST_CASE("the warm start has no maximiser to find: it throws, never stores", "[
   CHECK(policy.statistics().count(0) == 2.0);
 }
 
+TEST_CASE("a model whose gradient is not finite is named as such by the warm start",
+          "[langevin][prior][errors]") {
+  // A user's model returning NaN from its gradient (a 0 / 0 in it): the ascent cannot take a
+  // step from the prior's mean, and the error says why, not "no maximiser" after 0 iterations.
+  struct nan_gradient {
+    [[nodiscard]] double mean(const vector_cref& phi, const vector_cref& theta) const {
+      return phi.dot(theta);
+    }
+    [[nodiscard]] double log_likelihood(double x, const vector_cref& phi,
+                                        const vector_cref& theta) const {
+      return -0.5 * (x - phi.dot(theta)) * (x - phi.dot(theta));
+    }
+    void grad_log_likelihood(const vector_cref& /*xs*/, const vector_cref& /*phi*/,
+                             const vector_cref& /*theta*/, vector_ref grad) const {
+      grad.setConstant(std::numeric_limits<double>::quiet_NaN());
+    }
+  };
+  ts_sa<nan_gradient> policy(unit_features(2), {.warmup = 1}, nan_gradient{});
+  xoshiro256pp gen(1);
+  const auto before = policy;
+  CHECK_THROWS_WITH(policy.update(1, 0.5, gen),
+                    Catch::Contains("warm start of arm 1 met a gradient that is not finite "
+                                    "(NaN or infinite) after 0 iterations") &&
+                        Catch::Contains("must be finite there"));
+  CHECK(policy.statistics().count(1) == 0.0);
+  CHECK(policy.parameter_estimates() == before.parameter_estimates());
+}
+
 TEST_CASE("the warm start converges for a large Poisson mean", "[langevin][prior]") {
   // 19 counts of mean ~10^6: the curvature 19 e^eta ~ 2e7 makes a raw-gradient test unreachable
   // (one ulp of eta moves the gradient by ~1e-8 x 2e7); the Newton-step test is relative to eta.

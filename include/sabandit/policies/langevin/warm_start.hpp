@@ -158,13 +158,24 @@ SABANDIT_COLD void ascend_to_map(const Model& model, const warm_up_data<Rewards>
   }
   if (at != theta.data()) detail::copy(view(theta.data()), view(at));
   if (converged()) return;
-  throw std::domain_error(
-      detail::join({"sabandit: the warm start of arm ", std::to_string(arm),
-                    " did not converge after ", std::to_string(iteration),
-                    " iterations (last Newton step ", detail::value_text(newton_step),
-                    " at |theta| = ", detail::value_text(detail::max_abs(read(at))),
-                    "): the log-posterior may have no maximiser (use a proper prior: a finite "
-                    "prior.variance) or the rewards may lie outside the model's support"}));
+  // Where the gradient it stands on is not finite (at the start, or after a step that left
+  // the region where the model computes one), the ascent stops for the model's fault, which
+  // the message names: a probe's Python model with a NaN gradient was told only that the
+  // log-posterior may have no maximiser. (One message with two readings: each throw site is
+  // a function's worth of compile time in every unit that warm-starts.)
+  const bool finite_gradient = detail::all_finite(read(slope));
+  throw std::domain_error(detail::join(
+      {"sabandit: the warm start of arm ", std::to_string(arm),
+       finite_gradient ? " did not converge after "
+                       : " met a gradient that is not finite (NaN or infinite) after ",
+       std::to_string(iteration), " iterations (last Newton step ",
+       detail::value_text(newton_step), " at |theta| = ",
+       detail::value_text(detail::max_abs(read(at))),
+       finite_gradient
+           ? "): the log-posterior may have no maximiser (use a proper prior: a finite "
+             "prior.variance) or the rewards may lie outside the model's support"
+           : "): the model's grad_log_likelihood (or grad_log_likelihood_at_mean) must be "
+             "finite there (check_model's gradient check tests it)"}));
 }
 
 /// theta_a at the end of arm a's warm-up (Alg. 1 line 1, or the warm start), into `theta`.
