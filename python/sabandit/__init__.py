@@ -9,6 +9,7 @@ from the header-only C++ library, with its seeded engine, environments and simul
 
 docs/python.md is the guide; every function and class has its docstring.
 """
+import difflib as _difflib
 import functools as _functools
 import operator as _operator
 import re as _re
@@ -132,11 +133,12 @@ def _reseeding_init(self, *args, **kwargs):
 Engine.__init__ = _reseeding_init
 
 
-# Numbers checked by name before pybind11 converts them. Its conversion took a bool for a
-# number (thompson(True) had K = 1, while arms and seeds refuse bools) and answered an int past
-# 64 bits, or a float where an int belongs, with "incompatible function arguments" and the whole
-# signature, naming no argument (a probe's findings). Which parameters are ints and which floats
-# is read from the signature pybind11 writes on the first line of each function's docstring.
+# Keywords and numbers checked by name before pybind11 converts them. Its conversion took a
+# bool for a number (thompson(True) had K = 1, while arms and seeds refuse bools) and answered
+# an int past 64 bits, a float where an int belongs, or a misspelt keyword, with "incompatible
+# function arguments" and the whole signature, naming no argument (probes' findings). The
+# parameters' names, and which are ints and which floats, are read from the signature pybind11
+# writes on the first line of each function's docstring.
 _INT64 = 2**63
 
 
@@ -174,7 +176,7 @@ def _check_number(name, kind, value):
                              "(beyond a double's range)") from None
 
 
-def _numbers_checked(function):
+def _arguments_checked(function):
     line = (function.__doc__ or "").split("\n", 1)[0]
     if "(" not in line or ") ->" not in line:
         return function  # no signature to read (another pybind11's docstrings): pybind11 checks
@@ -190,8 +192,18 @@ def _numbers_checked(function):
         if kind:
             kinds[name] = kind.group(1)
 
+    known = [name for name, _ in starts]
+
     @_functools.wraps(function)
     def checked(*args, **kwargs):
+        # A misspelt keyword is named, with the nearest one (pybind11 printed the whole
+        # signature as "incompatible function arguments": a probe's temprature=0.5).
+        for name in kwargs:
+            if name not in known:
+                near = _difflib.get_close_matches(name, known, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise TypeError(f"sabandit.{function.__name__}() got an unexpected keyword "
+                                f"argument {name!r}{hint}")
         for name, value in list(zip(order, args)) + list(kwargs.items()):
             if name in kinds:
                 _check_number(name, kinds[name], value)
@@ -202,7 +214,7 @@ def _numbers_checked(function):
 for _name in ("ts_sa", "ts_sgld", "thompson", "epsilon_ts", "kl_ucb", "ucb", "sgr", "mgr",
               "bernoulli_gap", "poisson_gap", "exponential_gap", "linear_gaussian", "logistic",
               "random_features", "parameters_with_predictors"):
-    globals()[_name] = _numbers_checked(getattr(_sabandit, _name))
+    globals()[_name] = _arguments_checked(getattr(_sabandit, _name))
 
 
 def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, record_points=100):

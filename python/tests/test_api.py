@@ -209,6 +209,12 @@ def test_wrong_types_are_type_errors():
             continue
         made = eval(hint.replace("num_arms", "3"), {"sabandit": sabandit})
         assert type(made) is cls, hint
+    # A misspelt keyword is named, with the nearest one (pybind11 printed the whole signature).
+    with pytest.raises(TypeError, match=r"ts_sa\(\) got an unexpected keyword argument "
+                                        r"'temprature' \(did you mean 'temperature'\?\)"):
+        sabandit.ts_sa(5, temprature=0.5)
+    with pytest.raises(TypeError, match=r"sabandit.ucb\(\) got an unexpected keyword argument 'x'$"):
+        sabandit.ucb(5, x=1)
 
 
 # ------------------------------------------------------------------ save, restore, pickle
