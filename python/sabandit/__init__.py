@@ -213,7 +213,7 @@ def _arguments_checked(function):
 
 for _name in ("ts_sa", "ts_sgld", "thompson", "epsilon_ts", "kl_ucb", "ucb", "sgr", "mgr",
               "bernoulli_gap", "poisson_gap", "exponential_gap", "linear_gaussian", "logistic",
-              "random_features", "parameters_with_predictors"):
+              "random_features", "parameters_with_predictors", "check_model"):
     globals()[_name] = _arguments_checked(getattr(_sabandit, _name))
 
 

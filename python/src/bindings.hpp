@@ -171,7 +171,8 @@ class python_model {
         "sabandit: a reward model written in Python is read through mean, log_likelihood, "
         "grad_log_likelihood and validate_reward only; its " + unused +
         " will not be called (docs/python.md, \"A reward model written in Python\")";
-    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
+    // stacklevel 2: the caller of sabandit's wrapper (python/sabandit/__init__.py), the user's line.
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
   }
 
   static py::array_t<double> array(const vector_cref& v) {

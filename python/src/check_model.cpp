@@ -12,6 +12,8 @@ namespace {
 /// The Python sampler as a RewardSampler. Each call gets a Python Engine holding the stream's
 /// state, and the stream goes on from where the sampler left that engine: the draws are those
 /// of C++'s sampler on the same stream, and the Python code may keep the object (it is its own).
+/// What it returns is read as update() reads a reward (a number, a bool as 0 or 1, a 0-d
+/// array).
 class python_sampler {
  public:
   explicit python_sampler(py::object draw) : draw_(std::move(draw)) {}
@@ -20,14 +22,23 @@ class python_sampler {
     const py::object stream = py::cast(gen);  // a copy owned by Python
     const py::object result = draw_(mean, stream);
     gen = stream.cast<const engine&>();
-    if (is_bool(result) || !(py::isinstance<py::float_>(result) || py::isinstance<py::int_>(result) ||
-                             py::hasattr(result, "__float__")))
-      throw py::type_error("sabandit: draw(mean, engine) returned " + std::string(py::repr(result)) +
-                           ", not a float");
-    return result.cast<double>();
+    // What update() takes as a reward, by the same rule (reward_of), its refusal prefixed.
+    try {
+      return reward_of(result);
+    } catch (const py::type_error& refused) {
+      throw py::type_error(prefixed(refused.what()));
+    } catch (const py::value_error& refused) {
+      throw py::value_error(prefixed(refused.what()));
+    }
   }
 
  private:
+  static std::string prefixed(std::string_view message) {
+    constexpr std::string_view own = "sabandit: ";
+    if (message.starts_with(own)) message.remove_prefix(own.size());
+    return "sabandit: draw(mean, engine) returned no reward: " + std::string(message);
+  }
+
   py::object draw_;
 };
 
@@ -79,7 +90,21 @@ model_check_report check(const py::object& model, const py::object& draw,
     case model_kind::python:
       break;
   }
-  return check_model(refusal_checked_model{python_model(model)}, sampler, options);
+  model_check_report report =
+      check_model(refusal_checked_model{python_model(model)}, sampler, options);
+  // The information check's fix for a C++ model does not apply: a Python model's own
+  // information method is not read (python_model reads four methods), and the policies' Fisher
+  // metric uses the fallback this check measured.
+  constexpr std::string_view cpp_fix = "give the model an information(phi, theta) member";
+  std::string& finding = report.information.finding;
+  if (const auto at = finding.find(cpp_fix); at != std::string::npos) {
+    finding.replace(at, cpp_fix.size(),
+                    "a model written in Python cannot give its own (no policy reads its "
+                    "information method), so TS-SA's Fisher metric would use this fallback, off "
+                    "by the ratio shown: write the model in C++ with an information member "
+                    "(docs/python.md)");
+  }
+  return report;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Prints the decisions of C++ policies for fixed seeds, for test_identical.py: the Python API must
 // make exactly the same decisions and the same simulate() results for the same seeds.
-// Output: "<case> decisions a_1 ... a_T" then "<case> simulate r_1 ... r_R" (final regrets, %.17g).
+// Output: "<case> decisions a_1 ... a_T" then "<case> simulate r_1 ... r_R" (final regrets, %.17g);
+// and "check_model-<model> worst w_1 ... w_6": check_model's worst discrepancies, check by check.
 #include <sabandit/sabandit.hpp>
 #include <sabandit/sim.hpp>
 
@@ -33,6 +34,15 @@ void run(const std::string& name, const Env& env, const Policy& prototype) {
   std::printf("\n");
 }
 
+template <class Model, class Draw>
+void check(const std::string& name, const Model& model, Draw draw) {
+  // test_identical.py's options and samplers, drawing as Engine.uniform() and .normal() do.
+  const auto report = sabandit::check_model(model, draw, {.points = 5, .samples = 2000});
+  std::printf("check_model-%s worst", name.c_str());
+  for (const sabandit::model_check* c : report.checks()) std::printf(" %.17g", c->worst);
+  std::printf("\n");
+}
+
 }  // namespace
 
 int main() {
@@ -54,4 +64,8 @@ int main() {
   run("kl_ucb-bernoulli", bernoulli, kl_ucb<bernoulli_model>(arms));
   run("kl_ucb-poisson", poisson, kl_ucb<poisson_model>(arms));
   run("ts_sa-bernoulli-tau", bernoulli, ts_sa<bernoulli_model>(arms, {.window = 3, .temperature = 0.5}));
+  check("bernoulli", bernoulli_model{},
+        [](double mean, default_engine& g) { return uniform01(g) < mean ? 1.0 : 0.0; });
+  check("gaussian", gaussian_model(4.0),
+        [](double mean, default_engine& g) { return mean + 2.0 * standard_normal(g); });
 }

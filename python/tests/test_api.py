@@ -650,12 +650,50 @@ def test_check_model_checks_python_and_built_in_models():
 
     with pytest.raises(TypeError, match=r"draw = 3 \(must be a callable"):
         sabandit.check_model(ExponentialModel(), 3)
-    with pytest.raises(TypeError, match=r"draw\(mean, engine\) returned 'x', not a float"):
+    # The sampler's rewards are read as update() reads one: a bool is 0 or 1, a string is not.
+    assert sabandit.check_model("bernoulli", lambda m, e: e.uniform() < m, **fast).ok
+    with pytest.raises(TypeError, match=r"draw\(mean, engine\) returned no reward: reward = 'x' "
+                                        r"\(must be a number, not str\)"):
         sabandit.check_model(ExponentialModel(), lambda m, e: "x")
+    with pytest.raises(ValueError, match=r"returned no reward: reward = 1000.* beyond a double"):
+        sabandit.check_model(ExponentialModel(), lambda m, e: 10**400)
+    with pytest.raises(TypeError, match=r"returned no reward: reward = array\(\[1\.\]\)"):
+        sabandit.check_model(ExponentialModel(), lambda m, e: np.array([1.0]))
+    with pytest.raises(TypeError, match=r"check_model\(\) got an unexpected keyword argument "
+                                        r"'pionts' \(did you mean 'points'\?\)"):
+        sabandit.check_model(ExponentialModel(), draw_exponential, pionts=3)
+    with pytest.raises(TypeError, match=r"points = True \(must be a number, not a bool\)"):
+        sabandit.check_model(ExponentialModel(), draw_exponential, points=True)
     with pytest.raises(ValueError, match=r"options.points = 0"):
         sabandit.check_model(ExponentialModel(), draw_exponential, points=0)
     with pytest.raises(ValueError, match=r"seed = -1"):
         sabandit.check_model(ExponentialModel(), draw_exponential, seed=-1)
+
+
+def test_check_model_tells_a_python_model_what_its_information_cannot_fix():
+    # Logistic rewards around eta: log p = -z - 2 log(1 + e^-z), z = x - eta, whose information
+    # is 1/3, where the fallback (the observed information at x = mean) gives 1/2. The model's
+    # own information method is not read from Python, so the check fails, and its fix must be
+    # one a Python model can take.
+    class Logistic:
+        def mean(self, phi, theta):
+            return float(phi @ theta)
+
+        def log_likelihood(self, x, phi, theta):
+            z = x - phi @ theta
+            return -z - 2.0 * math.log1p(math.exp(-z))
+
+        def grad_log_likelihood(self, xs, phi, theta):
+            return phi * np.mean(np.tanh((xs - phi @ theta) / 2.0))
+
+    def draw(mean, engine):
+        u = engine.uniform()
+        return mean + math.log(u / (1.0 - u)) if u > 0.0 else mean
+
+    report = sabandit.check_model(Logistic(), draw, points=5, samples=2000)
+    assert [c.name for c in report.checks if not c.passed] == ["information"]
+    assert "a model written in Python cannot give its own" in report.information.finding
+    assert "give the model an information(phi, theta) member" not in report.information.finding
 
 
 def test_the_model_check_example_of_python_md_runs():

@@ -172,6 +172,22 @@ TEST_CASE("a sampler of another family fails the support check alone", "[check_m
   CHECK_THAT(report.to_string(), Catch::Contains("check_model: 1 of 6 checks failed\n"));
 }
 
+TEST_CASE("the support check sees the other checks' draws and draws none of its own",
+          "[check_model]") {
+  // Checks 1-5 draw `window` rewards per point for the gradient, as many for the concavity and
+  // `samples` for the score: the support check only tallies those, so the sampler runs exactly
+  // that often, and checks 1-5 see the rewards they saw before it existed.
+  long long calls = 0;
+  const auto counted = [&calls](double mean, default_engine& gen) {
+    ++calls;
+    return draw_exponential(mean, gen);
+  };
+  const check_model_options options{.points = 3, .window = 5, .samples = 400};
+  const auto report = check_model(planted_exponential{}, counted, options);
+  CHECK(report.ok());
+  CHECK(calls == 3 * (5 + 5 + 400));
+}
+
 TEST_CASE("a reward range narrower than the rewards fails the support check alone",
           "[check_model]") {
   // The example's exponential model declaring the range of rates: a duration above 1 is

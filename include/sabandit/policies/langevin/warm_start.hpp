@@ -158,11 +158,12 @@ SABANDIT_COLD void ascend_to_map(const Model& model, const warm_up_data<Rewards>
   }
   if (at != theta.data()) detail::copy(view(theta.data()), view(at));
   if (converged()) return;
-  // Where the gradient it stands on is not finite (at the start, or after a step that left
-  // the region where the model computes one), the ascent stops for the model's fault, which
-  // the message names: a probe's Python model with a NaN gradient was told only that the
-  // log-posterior may have no maximiser. (One message with two readings: each throw site is
-  // a function's worth of compile time in every unit that warm-starts.)
+  // Where the gradient at the prior's mean, where the ascent starts, is not finite, no step
+  // can be taken, for the model's fault, which the message names: a probe's Python model with
+  // a NaN gradient was told only that the log-posterior may have no maximiser. (A gradient that
+  // is not finite only away from the start makes the line search refuse those steps, and ends
+  // in the first reading. One message with two readings: each throw site is a function's worth
+  // of compile time in every unit that warm-starts.)
   const bool finite_gradient = detail::all_finite(read(slope));
   throw std::domain_error(detail::join(
       {"sabandit: the warm start of arm ", std::to_string(arm),
