@@ -1,5 +1,6 @@
 """The cost per round of a reward model written in Python (docs/python.md): TS-SA and TS-SGLD over an
-exponential model in Python, select + update called from Python, against a built-in model.
+exponential model in Python (and TS-SA over the same model with its information method),
+select + update called from Python, against a built-in model.
 
     PYTHONPATH=build/python/python python3 python/bench/python_model_cost.py
 """
@@ -14,10 +15,16 @@ class Counting(ExponentialModel):
     def mean(self, *a): Counting.calls += 1; return super().mean(*a)
     def log_likelihood(self, *a): Counting.calls += 1; return super().log_likelihood(*a)
     def grad_log_likelihood(self, *a): Counting.calls += 1; return super().grad_log_likelihood(*a)
+class Informed(ExponentialModel):  # i(eta) = 1 for exponential rewards with a log link
+    def information(self, phi, theta): return 1.0
+class CountingInformed(Counting):
+    def information(self, phi, theta): Counting.calls += 1; return 1.0
 K, T = 10, 3000
-for name in ["ts_sa", "ts_sgld"]:
-    for model in [ExponentialModel(), Counting()]:
-        p, g, w = getattr(sabandit, name)(K, model=model), sabandit.Engine(1), sabandit.Engine(2)
+for name, models in [("ts_sa", [ExponentialModel(), Counting()]),
+                     ("ts_sgld", [ExponentialModel(), Counting()]),
+                     ("ts_sa with information", [Informed(), CountingInformed()])]:
+    for model in models:
+        p, g, w = getattr(sabandit, name.split()[0])(K, model=model), sabandit.Engine(1), sabandit.Engine(2)
         means = [1.0 + 0.1 * a for a in range(K)]
         Counting.calls = 0
         start = time.perf_counter()

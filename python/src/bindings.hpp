@@ -96,14 +96,19 @@ class shared_object {
 /// A RewardModel whose methods are those of a Python object (see docs/python.md):
 ///   mean(phi, theta) -> float, log_likelihood(x, phi, theta) -> float,
 ///   grad_log_likelihood(xs, phi, theta) -> array of d floats (the gradient of the MEAN
-///   log-likelihood over the window xs), and optionally validate_reward(x) (raise ValueError).
+///   log-likelihood over the window xs), and optionally validate_reward(x) (raise ValueError)
+///   and information(phi, theta) -> float (the Fisher information of one reward about eta).
+/// It always has an information member (a FisherInformationModel): the object's method, or,
+/// where it has none, the observed information that fisher_information would compute, the same
+/// calls and the same bits.
 /// Every call takes the GIL and copies its vectors into new numpy arrays: slow, but it works
 /// from the simulator's threads too.
 class python_model {
  public:
   explicit python_model(py::object obj)
       : obj_(std::move(obj)),
-        validates_(py::hasattr(obj_.get(), "validate_reward")) {
+        validates_(py::hasattr(obj_.get(), "validate_reward")),
+        informs_(py::hasattr(obj_.get(), "information")) {
     for (const char* name : {"mean", "log_likelihood", "grad_log_likelihood"}) {
       if (!py::hasattr(obj_.get(), name))
         throw py::type_error(std::string("sabandit: a reward model written in Python needs a "
@@ -145,6 +150,18 @@ class python_model {
                             "must equal the dimension d = " + std::to_string(grad.size()));
     grad = g;
   }
+  [[nodiscard]] double information(const vector_cref& phi, const vector_cref& theta) const {
+    if (!informs_) {
+      // Scratch of its own: a Python call costs microseconds, these allocations far less.
+      Eigen::VectorXd shifted(phi.size()), grad(phi.size());
+      return detail::observed_information(*this, phi, theta, shifted, grad);
+    }
+    py::gil_scoped_acquire gil;
+    return returned<double>("information",
+                            obj_.get().attr("information")(array(phi), array(theta)), "a float");
+  }
+  /// Whether the object has its own information method.
+  [[nodiscard]] bool informs() const noexcept { return informs_; }
   void validate_reward(double x) const {
     if (!validates_) return;
     py::gil_scoped_acquire gil;
@@ -161,7 +178,7 @@ class python_model {
   // no policy reads from Python (a probe's `information`, defined and silently never called).
   void warn_unused_methods() const {
     std::string unused;
-    for (const char* name : {"information", "default_prior", "default_pseudo_rewards",
+    for (const char* name : {"default_prior", "default_pseudo_rewards",
                              "grad_log_likelihood_at_mean", "link", "map_estimate",
                              "reward_range", "divergence"}) {
       if (py::hasattr(obj_.get(), name)) unused += (unused.empty() ? "" : ", ") + std::string(name);
@@ -169,7 +186,7 @@ class python_model {
     if (unused.empty()) return;
     const std::string message =
         "sabandit: a reward model written in Python is read through mean, log_likelihood, "
-        "grad_log_likelihood and validate_reward only; its " + unused +
+        "grad_log_likelihood, validate_reward and information only; its " + unused +
         " will not be called (docs/python.md, \"A reward model written in Python\")";
     // stacklevel 2: the caller of sabandit's wrapper (python/sabandit/__init__.py), the user's line.
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
@@ -196,9 +213,10 @@ class python_model {
 
   shared_object obj_;
   bool validates_;
+  bool informs_;
 };
 
-static_assert(RewardModel<python_model>);
+static_assert(RewardModel<python_model> && FisherInformationModel<python_model>);
 
 // ------------------------------------------------------------------------- policy bindings
 

@@ -71,6 +71,15 @@ struct refusal_checked_model {
   }
 };
 static_assert(RewardModel<refusal_checked_model>);
+/// The same for an object with an information method, which check 5 then tests. Without one,
+/// check 5 tests the observed information, the fallback that the policies then use.
+struct informed_checked_model : refusal_checked_model {
+  [[nodiscard]] double information(const vector_cref& phi, const vector_cref& theta) const {
+    return model.information(phi, theta);
+  }
+};
+static_assert(!FisherInformationModel<refusal_checked_model> &&
+              FisherInformationModel<informed_checked_model>);
 
 model_check_report check(const py::object& model, const py::object& draw,
                          const check_model_options& options) {
@@ -90,21 +99,9 @@ model_check_report check(const py::object& model, const py::object& draw,
     case model_kind::python:
       break;
   }
-  model_check_report report =
-      check_model(refusal_checked_model{python_model(model)}, sampler, options);
-  // The information check's fix for a C++ model does not apply: a Python model's own
-  // information method is not read (python_model reads four methods), and the policies' Fisher
-  // metric uses the fallback this check measured.
-  constexpr std::string_view cpp_fix = "give the model an information(phi, theta) member";
-  std::string& finding = report.information.finding;
-  if (const auto at = finding.find(cpp_fix); at != std::string::npos) {
-    finding.replace(at, cpp_fix.size(),
-                    "a model written in Python cannot give its own (no policy reads its "
-                    "information method), so TS-SA's Fisher metric would use this fallback, off "
-                    "by the ratio shown: write the model in C++ with an information member "
-                    "(docs/python.md)");
-  }
-  return report;
+  python_model wrapped(model);
+  if (wrapped.informs()) return check_model(informed_checked_model{{wrapped}}, sampler, options);
+  return check_model(refusal_checked_model{wrapped}, sampler, options);
 }
 
 }  // namespace

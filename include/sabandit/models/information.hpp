@@ -72,6 +72,31 @@ concept NormalizingCoordinateModel =
       { model.normalizing_slope(phi, theta) } -> std::convertible_to<double>;
     };
 
+namespace detail {
+/// The observed information at the pseudo-reward x = mean (see the header comment), from the
+/// gradient alone: what fisher_information takes for a model without `information`, and what
+/// a model may answer where it knows no better (the Python binding's model, for an object
+/// without an information method). `shifted` and `grad` are scratch of size d. Not clamped.
+template <RewardModel Model>
+[[nodiscard]] double observed_information(const Model& model, const vector_cref& phi,
+                                          const vector_cref& theta, Eigen::VectorXd& shifted,
+                                          Eigen::VectorXd& grad) {
+  const double phi_norm2 = detail::squared_norm(phi);
+  const double eta = detail::dot(phi, theta);
+  // Central difference: error O(eps^2 f''') against rounding O(u / eps); eps ~ u^(1/3)
+  // balances them (u = 2^-52), relative to the scale of eta.
+  const double eps = 6.0e-6 * std::max(1.0, std::abs(eta));
+  Eigen::Matrix<double, 1, 1> pseudo_reward;
+  pseudo_reward(0) = model.mean(phi, theta);
+  const auto slope_at = [&](double delta) {  // d/d eta log p(pseudo | theta + delta phi / |phi|^2)
+    detail::add_scaled(shifted, theta, delta / phi_norm2, phi);
+    model.grad_log_likelihood(pseudo_reward, phi, shifted, grad);
+    return detail::dot(phi, grad) / phi_norm2;
+  };
+  return -(slope_at(eps) - slope_at(-eps)) / (2.0 * eps);
+}
+}  // namespace detail
+
 /// i(eta) of `model` at theta: the model's own `information` if it has one, else the observed
 /// information at the pseudo-reward x = mean (see the header comment). `shifted` and `grad` are
 /// scratch of size d, so that a policy's round allocates nothing. Never negative: a difference
@@ -84,19 +109,7 @@ template <RewardModel Model>
   if constexpr (FisherInformationModel<Model>) {
     info = model.information(phi, theta);
   } else {
-    const double phi_norm2 = detail::squared_norm(phi);
-    const double eta = detail::dot(phi, theta);
-    // Central difference: error O(eps^2 f''') against rounding O(u / eps); eps ~ u^(1/3)
-    // balances them (u = 2^-52), relative to the scale of eta.
-    const double eps = 6.0e-6 * std::max(1.0, std::abs(eta));
-    Eigen::Matrix<double, 1, 1> pseudo_reward;
-    pseudo_reward(0) = model.mean(phi, theta);
-    const auto slope_at = [&](double delta) {  // d/d eta log p(pseudo | theta + delta phi / |phi|^2)
-      detail::add_scaled(shifted, theta, delta / phi_norm2, phi);
-      model.grad_log_likelihood(pseudo_reward, phi, shifted, grad);
-      return detail::dot(phi, grad) / phi_norm2;
-    };
-    info = -(slope_at(eps) - slope_at(-eps)) / (2.0 * eps);
+    info = detail::observed_information(model, phi, theta, shifted, grad);
   }
   return std::isfinite(info) && info > 0.0 ? info : 0.0;
 }
