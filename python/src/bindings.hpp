@@ -175,7 +175,8 @@ class python_model {
 
  private:
   // A UserWarning naming the methods of C++'s optional model members that the object has and
-  // no policy reads from Python (a probe's `information`, defined and silently never called).
+  // no policy reads from Python: a probe's model defined `information`, which was then never
+  // called, and nothing said so (it is read now; these are not).
   void warn_unused_methods() const {
     std::string unused;
     for (const char* name : {"default_prior", "default_pseudo_rewards",
