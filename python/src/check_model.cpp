@@ -81,8 +81,23 @@ struct informed_checked_model : refusal_checked_model {
 static_assert(!FisherInformationModel<refusal_checked_model> &&
               FisherInformationModel<informed_checked_model>);
 
+// C++'s option errors name `options.points`; here the keyword is `points`.
+std::string keyword_named(std::string message) {
+  constexpr std::string_view prefix = "options.";
+  for (auto at = message.find(prefix); at != std::string::npos; at = message.find(prefix, at))
+    message.erase(at, prefix.size());
+  return message;
+}
+
 model_check_report check(const py::object& model, const py::object& draw,
                          const check_model_options& options) {
+  try {
+    detail::validate(options);  // check_model validates them again: cheap, and the same rules
+  } catch (const std::length_error& refused) {
+    throw std::length_error(keyword_named(refused.what()));
+  } catch (const std::invalid_argument& refused) {
+    throw std::invalid_argument(keyword_named(refused.what()));
+  }
   if (!PyCallable_Check(draw.ptr()))
     throw py::type_error("sabandit: draw = " + std::string(py::repr(draw)) +
                          " (must be a callable draw(mean, engine) -> float)");

@@ -664,8 +664,10 @@ def test_check_model_checks_python_and_built_in_models():
         sabandit.check_model(ExponentialModel(), draw_exponential, pionts=3)
     with pytest.raises(TypeError, match=r"points = True \(must be a number, not a bool\)"):
         sabandit.check_model(ExponentialModel(), draw_exponential, points=True)
-    with pytest.raises(ValueError, match=r"options.points = 0"):
+    with pytest.raises(ValueError, match=r"invalid argument: points = 0 \(must be >= 1\)"):
         sabandit.check_model(ExponentialModel(), draw_exponential, points=0)
+    with pytest.raises(ValueError, match=r"eta_max = 1 \(must be > eta_min\)"):
+        sabandit.check_model(ExponentialModel(), draw_exponential, eta_min=1.0, eta_max=1.0)
     with pytest.raises(ValueError, match=r"seed = -1"):
         sabandit.check_model(ExponentialModel(), draw_exponential, seed=-1)
 
