@@ -97,7 +97,8 @@ class shared_object {
 ///   mean(phi, theta) -> float, log_likelihood(x, phi, theta) -> float,
 ///   grad_log_likelihood(xs, phi, theta) -> array of d floats (the gradient of the MEAN
 ///   log-likelihood over the window xs), and optionally validate_reward(x) (raise ValueError)
-///   and information(phi, theta) -> float (the Fisher information of one reward about eta).
+///   and information(phi, theta) -> float (the Fisher information of one reward about eta);
+///   a default_prior() -> (mean, variance) is read by the policies' functions (langevin.cpp).
 /// It always has an information member (a FisherInformationModel): the object's method, or,
 /// where it has none, the observed information that fisher_information would compute, the same
 /// calls and the same bits.
@@ -179,7 +180,7 @@ class python_model {
   // called, and nothing said so (it is read now; these are not).
   void warn_unused_methods() const {
     std::string unused;
-    for (const char* name : {"default_prior", "default_pseudo_rewards",
+    for (const char* name : {"default_pseudo_rewards",
                              "grad_log_likelihood_at_mean", "link", "map_estimate",
                              "reward_range", "divergence"}) {
       if (py::hasattr(obj_.get(), name)) unused += (unused.empty() ? "" : ", ") + std::string(name);
@@ -187,7 +188,8 @@ class python_model {
     if (unused.empty()) return;
     const std::string message =
         "sabandit: a reward model written in Python is read through mean, log_likelihood, "
-        "grad_log_likelihood, validate_reward and information only; its " + unused +
+        "grad_log_likelihood, validate_reward, information and default_prior only; its " +
+        unused +
         " will not be called (docs/python.md, \"A reward model written in Python\")";
     // stacklevel 2: the caller of sabandit's wrapper (python/sabandit/__init__.py), the user's line.
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();

@@ -28,6 +28,25 @@ struct common_keywords {
   }
 };
 
+/// The prior a Python model declares with default_prior() -> (mean, variance), as a C++ model
+/// does with its static default_prior(): the policy's default, which `prior=` then overrides.
+template <class Model, class Params>
+void apply_declared_prior(Params& p, const py::object& model) {
+  if constexpr (std::is_same_v<Model, python_model>) {
+    if (!py::hasattr(model, "default_prior")) return;
+    const py::object declared = model.attr("default_prior")();
+    std::pair<double, double> pair;
+    try {
+      pair = declared.cast<std::pair<double, double>>();
+    } catch (const py::cast_error&) {
+      throw py::type_error("sabandit: the model's default_prior() returned " +
+                           std::string(py::repr(declared)) +
+                           ", not a (mean, variance) pair of floats");
+    }
+    p.prior = normal_prior{pair.first, pair.second};
+  }
+}
+
 template <class Params>
 py::dict common_dict(const Params& p) {
   return py::dict(py::arg("warmup") = p.warmup, py::arg("inner_steps") = p.inner_steps,
@@ -140,8 +159,8 @@ std::string common_doc(double h, double tau, Eigen::Index warmup, Eigen::Index n
          ", step_size (h) = " + detail::value_text(h) + ", temperature (tau) = " + detail::value_text(tau) + ", init = '" + init +
          "' (or 'prior'), metric = '" + metric +
          "' ('fisher' or 'identity'), prior = (mean, variance) of the normal prior on theta (the "
-         "model's default: flat (0, inf) for Gaussian and exponential, (0, 4) for Bernoulli and Poisson, (0, 1) "
-         "for a Python model), warm_start_max_iterations = 500, warm_start_tolerance = 1e-9";
+         "model's default: flat (0, inf) for Gaussian and exponential, (0, 4) for Bernoulli and Poisson, "
+         "for a Python model its default_prior() or else (0, 1)), warm_start_max_iterations = 500, warm_start_tolerance = 1e-9";
 }
 
 }  // namespace
@@ -175,6 +194,7 @@ void bind_langevin(py::module_& m) {
       else if (preset == "robust") p = P::params::robust();
       else if (preset != "default")
         detail::throw_invalid("preset", preset, "must be 'default', 'paper' or 'robust'");
+      apply_declared_prior<Model>(p, model);
       kw.apply(p);
       set_if(p.window, window);
       if (prior_rewards) p.prior_rewards = {prior_rewards->first, prior_rewards->second};
@@ -222,6 +242,7 @@ void bind_langevin(py::module_& m) {
       using Model = typename model_type<decltype(tag)>::type;
       using P = ts_sgld<Model>;
       typename P::params p;
+      apply_declared_prior<Model>(p, model);
       kw.apply(p);
       set_if(p.batch_size, batch_size);
       auto phi = features_of(num_arms, std::move(features),

@@ -6,6 +6,7 @@ import os
 import pickle
 import re
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -728,12 +729,43 @@ def test_the_model_check_example_of_python_md_runs():
 
 
 def test_python_model_warns_of_methods_no_policy_reads():
-    class WithPrior(ExponentialModel):
-        def default_prior(self):
-            return (0.0, 1.0)
+    class WithLink(ExponentialModel):
+        def link(self, mu):
+            return math.log(mu)
 
-    with pytest.warns(UserWarning, match="its default_prior will not be called"):
-        sabandit.ts_sa(2, model=WithPrior())
+    with pytest.warns(UserWarning, match="its link will not be called"):
+        sabandit.ts_sa(2, model=WithLink())
+
+
+def test_python_model_declares_its_default_prior():
+    # default_prior() -> (mean, variance), as a C++ model's static default_prior(): the
+    # policies' default prior, which prior= overrides (flat, for durations in any unit).
+    class Durations(ExponentialModel):
+        def default_prior(self):
+            return (0.0, math.inf)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # read, so no warning
+        for make in (sabandit.ts_sa, sabandit.ts_sgld):
+            assert make(2, model=Durations()).parameters["prior"] == (0.0, math.inf)
+            assert make(2, model=Durations(), prior=(1.0, 2.0)).parameters["prior"] == (1.0, 2.0)
+        assert sabandit.ts_sa(2, model=Durations(), preset="paper").parameters["prior"] == (
+            0.0, math.inf)
+
+    class Bad(ExponentialModel):
+        def default_prior(self):
+            return "flat"
+
+    with pytest.raises(TypeError, match=r"default_prior\(\) returned 'flat', not a \(mean, "
+                                        r"variance\) pair"):
+        sabandit.ts_sa(2, model=Bad())
+
+    class Improper(ExponentialModel):
+        def default_prior(self):
+            return (0.0, -1.0)
+
+    with pytest.raises(ValueError, match=r"prior.variance = -1"):
+        sabandit.ts_sa(2, model=Improper())
 
 
 def test_python_model_in_simulate_on_several_threads():
