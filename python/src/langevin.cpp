@@ -44,6 +44,12 @@ void apply_declared_prior(Params& p, const py::object& model) {
                            ", not a (mean, variance) pair of floats");
     }
     p.prior = normal_prior{pair.first, pair.second};
+    try {  // said here, where the prior comes from (the constructor would name prior= alone)
+      detail::validate(p.prior, false);
+    } catch (const std::invalid_argument& refused) {
+      throw std::invalid_argument(std::string(refused.what()) +
+                                  ", from the model's default_prior()");
+    }
   }
 }
 

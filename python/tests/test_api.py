@@ -717,15 +717,19 @@ def test_a_python_model_gives_its_own_information():
 
 
 def test_the_model_check_example_of_python_md_runs():
-    # docs/python.md's model and its check, run as written.
+    # docs/python.md's model, its optional methods and its check, run as written.
     page = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
     with open(page, encoding="utf-8") as f:
         blocks = [block.split("```")[0] for block in f.read().split("```python\n")[1:]]
     model = next(block for block in blocks if "class ExponentialModel" in block)
+    optional = next(block for block in blocks if "class Durations" in block)
     check = next(block for block in blocks if "sabandit.check_model(" in block)
     namespace = {"sabandit": sabandit}
-    exec(compile(model + check, "docs/python.md", "exec"), namespace)
+    exec(compile(model + optional + check, "docs/python.md", "exec"), namespace)
     assert namespace["report"].ok
+    assert namespace["policy"].parameters["prior"] == (0.0, math.inf)
+    durations = namespace["Durations"]()
+    assert sabandit.check_model(durations, namespace["draw"], points=5, samples=2000).ok
 
 
 def test_python_model_warns_of_methods_no_policy_reads():
@@ -764,7 +768,7 @@ def test_python_model_declares_its_default_prior():
         def default_prior(self):
             return (0.0, -1.0)
 
-    with pytest.raises(ValueError, match=r"prior.variance = -1"):
+    with pytest.raises(ValueError, match=r"prior.variance = -1 .*, from the model's default_prior"):
         sabandit.ts_sa(2, model=Improper())
 
 

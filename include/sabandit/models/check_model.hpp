@@ -391,6 +391,12 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
   const double n = static_cast<double>(score.size());
   const std::string gradient_first =
       "; the scores come from grad_log_likelihood: if the gradient check fails, fix it first";
+  // E[score^2] is measured on draw's rewards: a sampler of another family with the same mean
+  // and support passes checks 1-4 and 6 and shows only here (a newcomer's exponential draws
+  // for a Gamma model read as a wrong information, which a wrong "fix" then silenced).
+  const std::string or_sampler =
+      "; if it is right, `draw` may sample another family with the same mean (the score's "
+      "variance is measured on its rewards)";
   const auto mean_and_standard_error = [n](const Eigen::ArrayXd& values) {
     const double average = values.mean();
     const double variance = (values - average).square().sum() / (n - 1.0);
@@ -421,12 +427,12 @@ void check_score_at(const Model& model, Draw& draw, const check_point& point, de
     if constexpr (FisherInformationModel<Model>) {
       return "information(phi, theta)" + found +
              ": it must be i(eta) = E[(d/d eta log p(x | theta))^2], the information of ONE "
-             "reward about eta = <phi, theta> (not about theta, nor of a window)" +
+             "reward about eta = <phi, theta> (not about theta, nor of a window)" + or_sampler +
              gradient_first;
     } else {
       return "the fallback information (observed information at x = mean())" + found +
              ": it is exact only for a log-likelihood affine in x; give the model an "
-             "information(phi, theta) member" + gradient_first;
+             "information(phi, theta) member" + or_sampler + gradient_first;
     }
   });
 }
