@@ -55,10 +55,16 @@ template <class M>
 concept SupportDeclaringModel = requires(const M& model, double x) { model.validate_reward(x); };
 
 /// The smallest closed interval [lower, upper] that holds every reward a model can produce:
-/// [0, 1] for Bernoulli, [0, 1e150] for Poisson counts and exponential durations.
+/// [0, 1] for Bernoulli, [0, 1e150] for Poisson counts and exponential durations; and what else
+/// a sum of such rewards keeps of them: whole numbers for Poisson counts, a positive sum for
+/// exponential durations (which are never 0).
 struct reward_interval {
   double lower;  ///< the infimum of the support
   double upper;  ///< its supremum
+  /// Every reward is above `lower`, not equal to it (exponential durations: (0, 1e150]).
+  bool lower_excluded = false;
+  /// Every reward is a whole number (Poisson counts), so every sum of them is one.
+  bool whole = false;
 };
 
 /// A model that declares the interval its support spans: `M::reward_range()`, a

@@ -61,6 +61,13 @@ inline constexpr std::int64_t state_doubles = std::int64_t{1} << 31;
 /// by its owner may be as slow as its owner chooses.
 inline constexpr std::int64_t round_work = std::int64_t{1} << 28;
 
+/// Largest pull count a restored state may hold: 2^52. A double counts exactly up to 2^53 (at
+/// 2^53, adding 1 changes nothing), so that the 2^52 pulls after a restore (52 days at a
+/// billion rounds a second) still count, and a total of counts, at most 2^62, cannot overflow a
+/// signed 64-bit integer. (A probe restored 1,024 counts of 2^53 whose total was 2^63 - 1: the
+/// next round's ++total overflowed.) No real run comes near it.
+inline constexpr double restored_count = 0x1p52;
+
 /// Most worker threads a simulation starts (run_config::threads): far more than any machine's
 /// hardware threads, which is where more threads stop helping. A larger count is a mistake such
 /// as unsigned(-1) (C's -1 for "all"): with 200,000 trials it started threads until

@@ -221,6 +221,18 @@ TEST_CASE("a reward range narrower than the rewards fails the support check alon
   CHECK(report.support.worst > 0.5);
   CHECK_THAT(report.support.finding, Catch::Contains("outside reward_range() = [0, 1]") &&
                                          Catch::Contains("widen reward_range()"));
+  // A range that declares whole numbers for continuous durations fails the same check: a
+  // restore would refuse their sums.
+  struct whole_range : planted_exponential {
+    static reward_interval reward_range() {
+      return {.lower = 0.0, .upper = bounds::reward, .whole = true};
+    }
+  };
+  const auto whole = check_model(whole_range{}, draw_exponential);
+  require_only_failure(whole, whole.support);
+  CHECK(whole.support.worst == 1.0);  // a continuous draw is whole with probability 0
+  CHECK_THAT(whole.support.finding, Catch::Contains("not a whole number") &&
+                                        Catch::Contains("drop .whole"));
   // The same model with a range that holds its support passes.
   struct wide_range : planted_exponential {
     static reward_interval reward_range() { return {0.0, bounds::reward}; }

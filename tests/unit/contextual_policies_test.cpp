@@ -292,6 +292,20 @@ TEST_CASE("a shared feature map that writes a non-finite entry is named",
   CHECK_THROWS_WITH(policy.update(Eigen::VectorXd::Ones(2), 1, 0.0, gen),
                     Catch::Contains("features(x, 1)"));
   CHECK(policy.statistics().counts()(0) == 0);
+  // The Langevin policies in their warm-up too, whose arm does not read phi (a probe's finding:
+  // a fresh TS-SA played arm 0); the engine is not drawn from.
+  const auto check_warm_up = [&](auto langevin) {
+    xoshiro256pp engine(2);
+    const xoshiro256pp before = engine;
+    CHECK_THROWS_WITH(langevin.select(Eigen::VectorXd::Ones(2), engine),
+                      Catch::Contains("features(x, 1)"));
+    CHECK(engine == before);
+    CHECK(langevin.pulls().sum() == 0.0);
+  };
+  check_warm_up(contextual::ts_sa<bernoulli_model, shared_features<>>(
+      2, shared_features<>(2, 2, broken)));
+  check_warm_up(contextual::ts_sgld<bernoulli_model, shared_features<>>(
+      2, shared_features<>(2, 2, broken)));
 }
 
 TEST_CASE("the ridge policies reject bad parameters by name", "[contextual][errors]") {
@@ -320,6 +334,9 @@ TEST_CASE("the ridge policies reject bad parameters by name", "[contextual][erro
 
 namespace {
 
+struct make_uniform_random {
+  static contextual::uniform_random make() { return contextual::uniform_random(3, 4); }
+};
 struct make_linucb {
   static linucb<> make() { return linucb<>(3, 4, {.alpha = 0.7}); }
 };
@@ -410,8 +427,8 @@ TEMPLATE_TEST_CASE("a copy of a contextual policy is a checkpoint", "[contextual
 }
 
 TEMPLATE_TEST_CASE("a restored contextual policy replays the saved one", "[contextual][state]",
-                   make_linucb, make_linear_ts, make_epsilon_greedy, make_laplace_ts, make_ts_sa,
-                   make_ts_sgld) {
+                   make_uniform_random, make_linucb, make_linear_ts, make_epsilon_greedy,
+                   make_laplace_ts, make_ts_sa, make_ts_sgld) {
   // Saved mid-run (past the warm-ups), restored into a policy of the same shape built with
   // other parameters: the saved parameters and state replace them, and with the same engines
   // the next decisions are the saved policy's.
@@ -438,7 +455,8 @@ TEMPLATE_TEST_CASE("a restored contextual policy replays the saved one", "[conte
   CHECK(next_decisions(untouched, world, gen) == expected);
   decltype(untouched) wider(3, 5);
   std::istringstream other_shape(text);
-  CHECK_THROWS_WITH(state::restore(other_shape, wider), Catch::Contains("dimension"));
+  CHECK_THROWS_WITH(state::restore(other_shape, wider),
+                    Catch::Contains("dimension") || Catch::Contains("contexts of size"));
 }
 
 // A probe's finding: contextual TS-SA's window (a ring of B pairs) saves its whole storage, which
@@ -779,6 +797,54 @@ TEST_CASE("contextual TS-SA warms up round-robin and starts each arm at the MAP 
   }
 }
 
+// An independent probe forged a TS-SA window that is not full: its next slot moved (empty
+// pairs then entered the gradient) or an unused slot given a pair (a reward of 1e100, which
+// update refuses, steered the chain). Restore refuses both.
+TEST_CASE("restore refuses a contextual TS-SA window whose unused slots are not push's",
+          "[contextual][ts_sa][state]") {
+  contextual::ts_sa<bernoulli_model> policy(2, 2, {.window = 4});
+  xoshiro256pp gen(1);
+  // Omega' = 2 d = 4 pairs per block refit the MAP; the window holds max(B, Omega') = 4.
+  for (int t = 0; t < 2; ++t) policy.update(Eigen::Vector2d(1.0, 0.5), 0, 1.0, gen);
+  REQUIRE(policy.window(0).size() == 2);
+  REQUIRE(policy.window(0).capacity() == 4);
+  const std::string text = test_state::saved(policy);
+  const auto refused = [&](const std::string& forged, const std::string& why) {
+    contextual::ts_sa<bernoulli_model> target(2, 2, {.window = 4});
+    const std::string before = test_state::saved(target);
+    std::istringstream in(forged);
+    CHECK_THROWS_WITH(state::restore(in, target), Catch::Contains(why));
+    CHECK(test_state::saved(target) == before);
+  };
+  refused(test_state::with_token(text, "block0.window.head", 0, "0"),
+          "a ring that is not full has its next slot at its size");
+  refused(test_state::with_token(text, "block0.window.rewards", 3, "1e+100"),
+          "a ring's unused slots hold zeros");
+  refused(test_state::with_token(text, "block0.window.phis", 7, "1"),
+          "a ring's unused slots hold zeros");
+  std::istringstream genuine(text);
+  contextual::ts_sa<bernoulli_model> target(2, 2, {.window = 4});
+  state::restore(genuine, target);
+  CHECK(test_state::saved(target) == text);
+}
+
+// A newcomer's probe: a context entry of 1e160 (finite, but its square is not) made the chain's
+// information overflow, and the message said to reduce h, which cannot help.
+TEST_CASE("a contextual TS-SA chain that a huge context overflows names the context",
+          "[contextual][ts_sa][errors]") {
+  contextual::ts_sa<> policy(2, 3);
+  xoshiro256pp gen(1);
+  // Past the refits (Omega' = 2 d = 6 pulls of a block), where the chain's step runs.
+  for (int t = 0; t < 40; ++t) policy.update(Eigen::VectorXd::Ones(3), t % 2, 1.0, gen);
+  const std::string before = test_state::saved(policy);
+  Eigen::VectorXd huge = Eigen::VectorXd::Constant(3, 0.3);
+  huge(0) = 1e160;
+  CHECK_THROWS_WITH(policy.update(huge, 0, 1.0, gen),
+                    Catch::Contains("this context's |phi|^2 overflows a double: scale the "
+                                    "contexts down"));
+  CHECK(test_state::saved(policy) == before);
+}
+
 TEST_CASE("contextual TS-SA rejects bad parameters by name", "[contextual][ts_sa][errors]") {
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.warmup = 0}), Catch::Contains("warmup (Omega) = 0"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.window = 0}), Catch::Contains("window (B) = 0"));
@@ -787,6 +853,12 @@ TEST_CASE("contextual TS-SA rejects bad parameters by name", "[contextual][ts_sa
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.step_size = 1e-300}), Catch::Contains("step_size (h) = 1e-300"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.temperature = -1.0}), Catch::Contains("temperature (tau) = -1"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.prior_variance = 1e200}), Catch::Contains("prior_variance = 1e+200"));
+  // The warm start's options by the member's own name (a newcomer's probe: they were named
+  // `newton.`, Laplace TS's member, which these params do not have).
+  CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.warm_start = {.max_iterations = 0}}),
+                    Catch::Contains("warm_start.max_iterations = 0"));
+  CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.warm_start = {.tolerance = -1.0}}),
+                    Catch::Contains("warm_start.tolerance = -1"));
   contextual::ts_sa<bernoulli_model> logistic(2, 3);
   xoshiro256pp gen(1);
   CHECK_THROWS_WITH(logistic.update(Eigen::VectorXd::Ones(3), 0, -1.0, gen), Catch::Contains("reward = -1"));
@@ -825,6 +897,8 @@ TEST_CASE("contextual TS-SGLD's regret is sublinear on a logistic problem",
 TEST_CASE("contextual TS-SGLD rejects bad parameters by name", "[contextual][ts_sgld][errors]") {
   CHECK_THROWS_WITH(contextual::ts_sgld<>(2, 3, {.batch_size = 0}), Catch::Contains("batch_size = 0"));
   CHECK_THROWS_WITH(contextual::ts_sgld<>(2, 3, {.step_size = 2e6}), Catch::Contains("step_size (h) = 2"));
+  CHECK_THROWS_WITH(contextual::ts_sgld<>(2, 3, {.warm_start = {.max_iterations = 0}}),
+                    Catch::Contains("warm_start.max_iterations = 0"));
 }
 
 TEST_CASE("contextual TS-SA over a shared feature map learns a logistic problem",

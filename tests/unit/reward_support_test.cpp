@@ -149,8 +149,18 @@ TEMPLATE_TEST_CASE("each declared reward range holds the model's support", "[sup
   const reward_interval range = TestType::reward_range();
   for (const double edge : support_of<TestType>::edges()) {
     INFO("reward " << edge);
-    CHECK(edge >= range.lower);
+    CHECK((range.lower_excluded ? edge > range.lower : edge >= range.lower));
     CHECK(edge <= range.upper);
+    if (range.whole) CHECK(edge == std::floor(edge));
+  }
+  // And no wider in what it declares beyond the interval: each rejected reward that lies within
+  // [lower, upper] is rejected for the reason the range also states (Poisson's 0.5 is not whole,
+  // the exponential's 0 is its excluded lower bound).
+  for (const double refused : support_of<TestType>::rejected()) {
+    if (!(refused >= range.lower && refused <= range.upper) || std::signbit(refused)) continue;
+    INFO("reward " << refused);
+    CHECK(((range.whole && refused != std::floor(refused)) ||
+           (range.lower_excluded && refused == range.lower)));
   }
 }
 
@@ -194,6 +204,35 @@ TEST_CASE("a reward sum is in range exactly where the bound's multiples are doub
   CHECK(detail::sum_in_range(1e300, 3.0, open_above));
   CHECK_FALSE(detail::sum_in_range(-1.0, 3.0, open_above));
   CHECK(detail::sum_in_range(-1e300, 3.0, {-inf, inf}));
+}
+
+// A range may also declare whole-number rewards (Poisson) or a lower bound the rewards stay
+// above (exponential durations): then a sum of them is whole, or positive, exactly (sums of
+// whole numbers below 2^53 are exact and every double above it is whole; a positive addend never
+// rounds a positive sum to 0). A forged 2.5 counts or 0 seconds of durations is refused.
+TEST_CASE("a reward sum keeps what the range declares: whole numbers, a positive sum",
+          "[support]") {
+  const reward_interval counts{.lower = 0.0, .upper = bounds::reward, .whole = true};
+  CHECK(detail::sum_in_range(7.0, 3.0, counts));
+  CHECK(detail::sum_in_range(0.0, 3.0, counts));  // three zero counts
+  CHECK(detail::sum_in_range(1e300, 1e160, counts));  // whole, as every double above 2^53 is
+  CHECK_FALSE(detail::sum_in_range(2.5, 3.0, counts));
+  CHECK_FALSE(detail::sum_in_range(std::nextafter(7.0, 8.0), 3.0, counts));
+  double sum = 0.0;  // 2^53 + 1 rounds to 2^53 at the second addition: whole either way
+  for (const double count : {0x1p53, 1.0, 1.0}) sum += count;
+  CHECK(detail::sum_in_range(sum, 3.0, counts));
+  const reward_interval durations{.lower = 0.0, .upper = bounds::reward, .lower_excluded = true};
+  CHECK(detail::sum_in_range(0.0, 0.0, durations));  // an arm with no rewards yet
+  CHECK(detail::sum_in_range(5e-324, 1.0, durations));  // the least positive double
+  CHECK(detail::sum_in_range(0.5, 3.0, durations));
+  CHECK_FALSE(detail::sum_in_range(0.0, 3.0, durations));
+  CHECK_FALSE(detail::sum_in_range(0.0, 1.0, durations));
+  double tiny = 0.0;  // the smallest durations still sum to a positive number
+  for (int i = 0; i < 10; ++i) tiny += 5e-324;
+  CHECK(detail::sum_in_range(tiny, 10.0, durations));
+  // Above a lower bound other than 0 a sum can round onto count x lower: not refused there.
+  const reward_interval above_one{.lower = 1.0, .upper = 2.0, .lower_excluded = true};
+  CHECK(detail::sum_in_range(3.0, 3.0, above_one));
 }
 
 TEST_CASE("support messages name the reward, its value and the support", "[support]") {

@@ -32,6 +32,8 @@ using corpus::draw;
 using corpus::rewards;
 
 using test_state::saved;
+using test_state::reseal;
+using test_state::with_token;
 
 // Plays `rounds` rounds and returns the arms played.
 template <class Policy>
@@ -179,14 +181,6 @@ TEST_CASE("a policy over a user's model with state of its own replays too", "[st
 
 namespace {
 
-// Recomputes a block's checksum after an edit, to reach the checks behind it (a forged block).
-std::string reseal(const std::string& block) {
-  const auto end = block.rfind("end ");
-  sabandit::state::detail::fnv1a checksum;
-  checksum.add(block.substr(0, end));
-  return block.substr(0, end) + "end " + sabandit::state::detail::hex(checksum.value()) + "\n";
-}
-
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
@@ -261,7 +255,7 @@ TEST_CASE("a damaged, foreign or impossible stream is rejected and changes nothi
     check_rejected<format_error>(target, reseal(replaced(good, "statistics.counts 4 ", "statistics.counts 4 -0.25")),
                                  "has an entry, -0.25");
     check_rejected<format_error>(target, reseal(replaced(good, "statistics.counts 4 ", "statistics.counts 4 -0.25")),
-                                 "outside [0, 9007199254740992]");
+                                 "outside [0, 4503599627370496]");
   }
 }
 
@@ -556,27 +550,6 @@ TEST_CASE("restore's messages escape the bytes they quote", "[state][guarantees]
   CHECK_THROWS_WITH(sabandit::state::restore(type, target), Catch::Matchers::Contains("'ucb\\x1b[2J'"));
 }
 
-namespace {
-
-// `text` with token `index` (0: the first value after the name) of the field `name` set to
-// `value`, re-sealed: a forged state that only the consistency checks can reject.
-std::string with_token(const std::string& text, const std::string& name, std::size_t index,
-                       const std::string& value) {
-  const auto at = text.find("\n" + name + " ");
-  REQUIRE(at != std::string::npos);
-  const auto start = at + 1;
-  const auto end = text.find('\n', start);
-  std::vector<std::string> tokens;
-  std::istringstream split(text.substr(start, end - start));
-  for (std::string token; split >> token;) tokens.push_back(token);
-  REQUIRE(index + 1 < tokens.size());
-  tokens[index + 1] = value;
-  std::string line;
-  for (const auto& token : tokens) line += (line.empty() ? "" : " ") + token;
-  return reseal(text.substr(0, start) + line + text.substr(end));
-}
-
-}  // namespace
 
 // Issue 20, the probe: restore accepted impossible states once the checksum was recomputed.
 TEST_CASE("restore checks the numeric contract: sums and saved rewards beyond 1e150",
@@ -692,9 +665,17 @@ TEST_CASE("restore rejects reward sums outside the model's range", "[state][guar
   SECTION("TS over Poisson: before its posterior is compared with the sum") {
     check_sum_refused(thompson<poisson_model>(3), rewards::poisson, "statistics.sums", 1, "-3");
   }
+  SECTION("TS and TS-SA over Poisson: a sum of counts is a whole number") {
+    check_sum_refused(thompson<poisson_model>(3), rewards::poisson, "statistics.sums", 1, "2.5");
+    check_sum_refused(ts_sa<poisson_model>(3), rewards::poisson, "statistics.sums", 0, "30.5");
+  }
   SECTION("epsilon-TS over exponential durations") {
     check_sum_refused(epsilon_ts<exponential_model>(3), rewards::exponential,
                       "ts.statistics.sums", 2, "-1");
+  }
+  SECTION("KL-UCB over exponential durations: an arm with rewards has a positive sum") {
+    check_sum_refused(kl_ucb<exponential_model>(3), rewards::exponential, "statistics.sums", 1,
+                      "0");
   }
   SECTION("TS-SA over Bernoulli, whose windows have wrapped and no longer hold the sum") {
     check_sum_refused(ts_sa<bernoulli_model>(3, {.window = 2}), rewards::bernoulli,
@@ -708,6 +689,21 @@ TEST_CASE("restore rejects reward sums outside the model's range", "[state][guar
         target, with_token(saved(policy), "statistics.sums", 1, "10.5"),
         "the reward sum of arm 0, 10.5, is not one its 10 rewards in [0, 1] can have");
   }
+  SECTION("the message states what the range declares") {
+    thompson<poisson_model> counts(1);
+    for (int t = 0; t < 4; ++t) counts.update(0, 2.0, gen);
+    thompson<poisson_model> counts_target(1);
+    check_rejected<state::format_error>(
+        counts_target, with_token(saved(counts), "statistics.sums", 1, "7.5"),
+        "the reward sum of arm 0, 7.5, is not one its 4 whole-number rewards in [0, 1e+150] can "
+        "have");
+    kl_ucb<exponential_model> durations(1);
+    durations.update(0, 0.25, gen);
+    kl_ucb<exponential_model> durations_target(1);
+    check_rejected<state::format_error>(
+        durations_target, with_token(saved(durations), "statistics.sums", 1, "0"),
+        "the reward sum of arm 0, 0, is not one its 1 rewards in (0, 1e+150] can have");
+  }
   SECTION("a sum at the edge of the range restores") {
     kl_ucb<bernoulli_model> policy(2);
     for (int t = 0; t < 20; ++t) policy.update(t % 2, t % 2 == 0 ? 1.0 : 0.0, gen);
@@ -716,6 +712,129 @@ TEST_CASE("restore rejects reward sums outside the model's range", "[state][guar
     state::restore(in, target);
     CHECK(saved(target) == saved(policy));
   }
+}
+
+// An independent probe's findings (2026-11-29), each a forged state that restored.
+TEST_CASE("restore bounds the counts so that the pulls after it count, and checks the total in "
+          "integers", "[state][guarantees]") {
+  using namespace sabandit;
+  xoshiro256pp gen(3);
+  ucb policy(3);
+  for (int t = 0; t < 6; ++t) policy.update(t % 3, 0.5, gen);
+  const std::string good = saved(policy);  // counts 2 2 2, total 6
+  ucb target(3);
+  // A count of 2^53 no longer grows by 1 (it was accepted, and the next checkpoint refused).
+  check_rejected<state::format_error>(
+      target,
+      with_token(with_token(good, "statistics.counts", 1, "9007199254740992"), "statistics.total",
+                 0, "9007199254740996"),
+      "outside [0, 4503599627370496]");
+  // 2^52 + 2^52 + 1 is 2^53 + 1, which a double rounds to 2^53: a total of 2^53 matched the
+  // counts' sum as doubles (a probe's 1,024 counts of 2^53 matched a total of 2^63 - 1, and the
+  // next ++total overflowed).
+  std::string edge = with_token(good, "statistics.counts", 1, "4503599627370496");
+  edge = with_token(edge, "statistics.counts", 2, "4503599627370496");
+  edge = with_token(edge, "statistics.counts", 3, "1");
+  check_rejected<state::format_error>(
+      target, with_token(edge, "statistics.total", 0, "9007199254740992"),
+      "total must be the sum of the counts");
+  // The genuine total restores, and the next pulls count.
+  std::istringstream in(with_token(edge, "statistics.total", 0, "9007199254740993"));
+  state::restore(in, target);
+  target.update(2, 0.5, gen);
+  CHECK(target.statistics().count(2) == 2.0);
+  CHECK(target.statistics().total() == 9007199254740994LL);
+  CHECK(saved(target).find("statistics.total 9007199254740994") != std::string::npos);
+}
+
+TEST_CASE("restore refuses a normal posterior's noise precision no noise variance has",
+          "[state][guarantees]") {
+  using namespace sabandit;
+  xoshiro256pp gen(3), env(4);
+  thompson<gaussian_model> policy(3);
+  play(policy, gen, env, rewards::gaussian, 30);
+  thompson<gaussian_model> target(3);
+  // sigma^2 in [1e-100, 1e100]: 5e-324 made every posterior mean infinite, 1e300 every draw
+  // greedy.
+  for (const char* precision : {"5e-324", "1e+300"}) {
+    check_rejected<state::format_error>(
+        target, with_token(saved(policy), "posterior.0.noise_precision", 0, precision),
+        "noise precision in [1e-100, 1e100]");
+  }
+}
+
+TEST_CASE("restore checks a wrapped TS-SA window's running sum against its rewards",
+          "[state][guarantees]") {
+  using namespace sabandit;
+  xoshiro256pp gen(3), env(4);
+  // A window of B = 4 wraps after 4 pulls; 60 rounds wrap every arm's. The running sum is then
+  // unconstrained by the statistics: a forged one of -1e6 starved the best arm without an error.
+  const auto refused = [&](auto policy, rewards kind, const std::string& value) {
+    auto target = policy;
+    play(policy, gen, env, kind, 60);
+    REQUIRE(policy.statistics().count(1) > 4.0);
+    check_rejected<state::format_error>(
+        target, with_token(saved(policy), "source.windows.sums", 2, value),
+        "inconsistent state: the window of arm 1 has the running sum " + value);
+  };
+  SECTION("Bernoulli") {
+    for (const char* value : {"-1", "-1e+06", "1e+06", "4.5"})
+      refused(ts_sa<bernoulli_model>(3, {.window = 4}), rewards::bernoulli, value);
+  }
+  SECTION("Poisson: also a sum that is not whole") {
+    for (const char* value : {"-1", "0.5"})
+      refused(ts_sa<poisson_model>(3, {.window = 4}), rewards::poisson, value);
+  }
+  SECTION("exponential") {
+    refused(ts_sa<exponential_model>(3, {.window = 4}), rewards::exponential, "-1");
+  }
+  SECTION("the arm's statistics hold at least its window") {
+    ts_sa<bernoulli_model> policy(1, {.window = 3});
+    for (int t = 0; t < 5; ++t) policy.update(0, 1.0, gen);
+    ts_sa<bernoulli_model> target(1, {.window = 3});
+    check_rejected<state::format_error>(
+        target, with_token(saved(policy), "statistics.sums", 1, "0"), "cannot have");
+  }
+}
+
+// The allowance of the check above is the rounding a genuine running sum can have: states
+// saved along long runs whose sums round (fractional Bernoulli rewards; durations from 1e-10 to
+// 1e100, whose running sum cancels to 0 where the window holds only small ones) all restore.
+TEST_CASE("genuine wrapped TS-SA windows restore along long runs", "[state][guarantees]") {
+  using namespace sabandit;
+  xoshiro256pp gen(5), env(6);
+  const auto check_run = [&](auto policy, auto draw) {
+    for (int t = 1; t <= 3000; ++t) {
+      const Eigen::Index arm = policy.select(gen);
+      policy.update(arm, draw(arm, t), gen);
+      if (t % 97 == 0) {
+        auto target = policy;
+        std::istringstream in(saved(policy));
+        REQUIRE_NOTHROW(state::restore(in, target));
+      }
+    }
+  };
+  check_run(ts_sa<bernoulli_model>(3, {.window = 27}),
+            [&](Eigen::Index arm, int) { return uniform01(env) * (0.3 + 0.2 * double(arm)); });
+  check_run(ts_sa<exponential_model>(2, {.window = 5}), [&](Eigen::Index, int t) {
+    return t % 11 == 0 ? 1e100 : 1e-10 * (1.0 + uniform01(env));
+  });
+  check_run(ts_sa<poisson_model>(2, {.window = 7}),
+            [&](Eigen::Index arm, int) { return poisson_variate(2.0 + double(arm), env); });
+}
+
+TEST_CASE("restore names invalid saved parameters as a format error of the block",
+          "[state][guarantees]") {
+  using namespace sabandit;
+  xoshiro256pp gen(3), env(4);
+  ts_sa<> policy(3);
+  play(policy, gen, env, rewards::gaussian, 20);
+  ts_sa<> target(3);
+  // The constructor's own message, inside restore's: the caller that catches format_error for a
+  // bad checkpoint catches this too.
+  check_rejected<state::format_error>(
+      target, with_token(saved(policy), "params.step_size", 0, "-1"),
+      "its parameters are invalid: step_size (h) = -1");
 }
 
 TEST_CASE("restore rejects a ts_sa<poisson_model> iterate that would make every round throw",

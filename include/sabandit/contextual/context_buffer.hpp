@@ -95,6 +95,17 @@ class context_buffer {
       ar("head", self.head_, Eigen::Index{0}, self.capacity_ - 1);
       ar("phis", self.phis_);
       ar("rewards", self.rewards_);
+      if constexpr (Archive::reading) {
+        // What push leaves: a ring that is not full holds its pairs in slots 0 to size - 1,
+        // its next slot at size, and zeros after them (a probe's forged next slot fed empty
+        // pairs to the gradient, and a forged unused slot a reward of 1e100).
+        const Eigen::Index unused = self.capacity_ - self.size_;
+        ar.require(unused == 0 || self.head_ == self.size_,
+                   "a ring that is not full has its next slot at its size");
+        ar.require(unused == 0 || ((self.phis_.rightCols(unused).array() == 0.0).all() &&
+                                   (self.rewards_.tail(unused).array() == 0.0).all()),
+                   "a ring's unused slots hold zeros");
+      }
       return;
     }
     Eigen::MatrixXd phis = self.phis();

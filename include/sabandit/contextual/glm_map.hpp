@@ -13,6 +13,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <Eigen/Core>
 
@@ -35,11 +36,12 @@ struct newton_options {
     ar("max_iterations", max_iterations);
     ar("tolerance", tolerance);
   }
-  /// Throws std::invalid_argument naming a bad member.
-  void validate() const {
-    detail::require_at_least("newton.max_iterations", max_iterations, 1);
+  /// Throws std::invalid_argument naming a bad member as the caller's params name it
+  /// (`newton` for Laplace TS, `warm_start` for the Langevin policies).
+  void validate(std::string_view member) const {
+    detail::require_at_least(detail::join({member, ".max_iterations"}), max_iterations, 1);
     if (!(tolerance >= 0.0 && tolerance <= 1.0))
-      detail::throw_invalid("newton.tolerance", tolerance, "must be in [0, 1]");
+      detail::throw_invalid(detail::join({member, ".tolerance"}), tolerance, "must be in [0, 1]");
   }
 };
 

@@ -49,7 +49,7 @@ struct laplace_ts_params {
   void validate() const {
     detail::require_scale("v", v);
     detail::require_scale("prior_variance", prior_variance);
-    newton.validate();
+    newton.validate("newton");
   }
 };
 

@@ -25,6 +25,15 @@
 
 namespace sabandit::contextual {
 
+/// Alg. 1 line 1's warm-up: the first arm with the fewest pulls while that is below `warmup`
+/// (round-robin), else none.
+[[nodiscard]] inline std::optional<Eigen::Index> warm_up_arm(const Eigen::ArrayXd& pulls,
+                                                             Eigen::Index warmup) {
+  Eigen::Index fewest = 0;
+  if (pulls.minCoeff(&fewest) < static_cast<double>(warmup)) return fewest;
+  return std::nullopt;
+}
+
 /// The shared part of a contextual policy (header comment). `Params` is the policy's parameter
 /// struct, with `p.validate()` throwing std::invalid_argument naming a bad member.
 template <FeatureMap Map, class Params>
@@ -72,6 +81,20 @@ class policy_core {
     }
     scores_.swap(candidates_);
     return argmax_random_ties(scores_, gen);
+  }
+  /// During a Langevin policy's warm-up (Alg. 1 line 1, `warm_up_arm` below), its arm, after
+  /// the checks every decision makes: x, and phi(x, a) for every arm, so that a feature map
+  /// writing a non-finite value is named in the warm-up too (a probe's finding: a fresh TS-SA
+  /// over a shared map took one, which argmax_of refuses after the warm-up). Else none.
+  [[nodiscard]] std::optional<Eigen::Index> warm_up_decision(const vector_cref& x,
+                                                             const Eigen::ArrayXd& pulls,
+                                                             Eigen::Index warmup) {
+    require_context(x, context_size());
+    const auto arm = warm_up_arm(pulls, warmup);
+    if (arm) {
+      for (Eigen::Index a = 0; a < num_arms(); ++a) (void)map_.features(x, a, phi_);
+    }
+    return arm;
   }
   /// What an update learns from: phi(x, arm) and the arm's block.
   struct pull {
@@ -150,14 +173,6 @@ class policy_core {
   Params params_;
 };
 
-/// Alg. 1 line 1's warm-up: the first arm with the fewest pulls while that is below `warmup`
-/// (round-robin), else none.
-[[nodiscard]] inline std::optional<Eigen::Index> warm_up_arm(const Eigen::ArrayXd& pulls,
-                                                             Eigen::Index warmup) {
-  Eigen::Index fewest = 0;
-  if (pulls.minCoeff(&fewest) < static_cast<double>(warmup)) return fewest;
-  return std::nullopt;
-}
 
 /// A Thompson score: prediction + scale sqrt(q) z with z ~ N(0, 1), the draw of <phi, theta>
 /// for theta ~ N(estimate, scale^2 F^-1) where prediction = <phi, estimate> and

@@ -84,7 +84,7 @@ class ridge_statistics {
   static void persist(Self& self, Archive& ar) {
     ar("b", self.b_);
     ar("estimates", self.estimates_);
-    ar("counts", self.counts_, 0.0, 0x1p53);
+    ar("counts", self.counts_, 0.0, bounds::restored_count);
     ar.require((self.counts_ == self.counts_.floor()).all(), "counts must be whole numbers");
     for (std::size_t k = 0; k < self.factors_.size(); ++k)
       ar.nest("A" + std::to_string(k), [&] { information_factor::persist(self.factors_[k], ar); });

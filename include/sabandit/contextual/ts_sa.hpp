@@ -158,8 +158,8 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   /// order. Throws std::invalid_argument naming "context" for a bad context.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
-    require_context(x, this->context_size());
-    if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
+    if (const auto arm = this->warm_up_decision(x, arm_pulls_, this->parameters().warmup))
+      return *arm;
     const double scale = std::sqrt(this->parameters().temperature);
     return this->argmax_of(
         x,
@@ -191,10 +191,10 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
       // nothing out that it had.
       work_.push_and_fit(model_, window, phi, reward, theta_.col(block),
                          this->parameters().prior_variance, this->parameters().warm_start);
-      commit(block);
+      commit(block, phi);
     } else {
       advance(block, phi, reward, n, gen);  // lines 6-10, aside
-      commit(block);
+      commit(block, phi);
       window.push(phi, reward);  // line 11
     }
     block_pulls_(block) += 1.0;
@@ -252,8 +252,8 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
           return ts_sa(k, d, p, model);
         });
     ar("theta", self.theta_);
-    ar("block_pulls", self.block_pulls_, 0.0, 0x1p53);
-    ar("arm_pulls", self.arm_pulls_, 0.0, 0x1p53);
+    ar("block_pulls", self.block_pulls_, 0.0, bounds::restored_count);
+    ar("arm_pulls", self.arm_pulls_, 0.0, bounds::restored_count);
     ar.require((self.arm_pulls_ == self.arm_pulls_.floor()).all() &&
                    (self.block_pulls_ == self.block_pulls_.floor()).all(),
                "pull counts must be whole numbers");
@@ -372,12 +372,18 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   }
   static constexpr double max_step_sds = 8.0;  // the scalar TS-SA's bound
 
-  // Stores work_.theta and work_.factor as the block's, if finite.
-  void commit(Eigen::Index block) {
+  // Stores work_.theta and work_.factor as the block's, if finite. Where the update's context
+  // is so large that |phi|^2 overflows (past about 1e154), its information term phi phi^T does
+  // too, whatever h: the message then names the context (a newcomer's probe: a context entry of
+  // 1e160 was told to reduce h).
+  void commit(Eigen::Index block, const vector_cref& phi) {
     if (!work_.theta.allFinite() || !work_.factor.valid())
-      throw std::domain_error("sabandit: the contextual TS-SA chain of block " +
-                              std::to_string(block) +
-                              " became non-finite; reduce step_size (h) or check the model");
+      throw std::domain_error(detail::join(
+          {"sabandit: the contextual TS-SA chain of block ", std::to_string(block),
+           " became non-finite; ",
+           std::isfinite(phi.squaredNorm())
+               ? "reduce step_size (h) or check the model"
+               : "this context's |phi|^2 overflows a double: scale the contexts down"}));
     theta_.col(block) = work_.theta;
     swap(factors_[static_cast<std::size_t>(block)], work_.factor);
   }

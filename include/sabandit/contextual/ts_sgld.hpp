@@ -100,8 +100,8 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   /// Throws std::invalid_argument naming "context" for a bad context.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
-    require_context(x, this->context_size());
-    if (const auto arm = warm_up_arm(arm_pulls_, this->parameters().warmup)) return *arm;
+    if (const auto arm = this->warm_up_decision(x, arm_pulls_, this->parameters().warmup))
+      return *arm;
     next_ = theta_;
     for (Eigen::Index block = 0; block < this->blocks(); ++block) move(block, gen);
     if (!next_.allFinite()) throw_diverged();
@@ -168,7 +168,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
           return ts_sgld(k, d, p, model);
         });
     ar("theta", self.theta_);
-    ar("arm_pulls", self.arm_pulls_, 0.0, 0x1p53);
+    ar("arm_pulls", self.arm_pulls_, 0.0, bounds::restored_count);
     ar.require((self.arm_pulls_ == self.arm_pulls_.floor()).all(), "pull counts must be whole numbers");
     for (std::size_t k = 0; k < self.histories_.size(); ++k) {
       ar.nest("history" + std::to_string(k), [&] { context_buffer::persist(self.histories_[k], ar); });
@@ -213,10 +213,11 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
         "sabandit: the contextual TS-SGLD chain of block " + std::to_string(block) +
         " became non-finite at step_size (h) = " + detail::value_text(p.step_size) +
         "; the chain is stable where h (i + 1 / (n prior_variance s)) < 2, with i one "
-        "reward's information (1 / sigma^2 for gaussian_model(sigma^2)), n the block's pulls and "
-        "s their mean |phi|^2: here n = " + detail::value_text(pulls) +
+        "reward's information about <phi, theta> (1 / sigma^2 for gaussian_model(sigma^2), the "
+        "mean count for poisson_model, at most 1/4 for bernoulli_model), n the block's pulls "
+        "and s their mean |phi|^2: here n = " + detail::value_text(pulls) +
         " and h / (n prior_variance s) = " + detail::value_text(prior_term) +
-        ". Reduce h, or set prior_variance to the parameters' squared scale");
+        ". Reduce h below 2 / i, or set prior_variance to the parameters' squared scale");
   }
 
   // The step h' = h / s of a block with `pulls` pairs, s their mean |phi|^2 (header comment);

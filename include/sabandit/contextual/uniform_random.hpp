@@ -5,6 +5,7 @@
 // closed form; contextual::simulate measures it on the same paired trials as the policies
 // compared with it (an independent check computed it by Monte Carlo, for want of this policy).
 #include <cstdint>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -46,6 +47,19 @@ class uniform_random {
     require_context(x, context_size_);
     detail::require_arm(arm, num_arms_);
     detail::require_reward(reward);
+  }
+
+  // --- persistence (state::save and state::restore, state/persist.hpp) ----------------------
+  /// "contextual_uniform_random", the type in a saved state's header: a service that saves
+  /// every policy it runs (save_all) saves its reference arm too.
+  [[nodiscard]] static std::string state_name() { return "contextual_uniform_random"; }
+  /// The saved fields: K and the context size, all it has; the constructor checks them.
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    Eigen::Index arms = self.num_arms_, context = self.context_size_;
+    ar("num_arms", arms);
+    ar("context_size", context);
+    if constexpr (Archive::reading) self = uniform_random(arms, context);
   }
 
  private:

@@ -69,7 +69,7 @@ void validate_langevin(const Params& p) {
   detail::require_step_size("step_size (h)", p.step_size);
   detail::require_scale("temperature (tau)", p.temperature);
   detail::require_scale("prior_variance", p.prior_variance);
-  p.warm_start.validate();
+  p.warm_start.validate("warm_start");
 }
 
 /// Omega times the arms of a block: the pulls of a block's warm-up, which its chain starts

@@ -481,11 +481,16 @@ class support_tally {
     }
     if constexpr (RangeDeclaringModel<Model>) {
       const reward_interval range = Model::reward_range();
-      if (!(reward >= range.lower && reward <= range.upper)) {
-        return "outside reward_range() = [" + format_number(range.lower) + ", " +
-               format_number(range.upper) +
+      const bool below = range.lower_excluded ? !(reward > range.lower) : !(reward >= range.lower);
+      if (below || !(reward <= range.upper)) {
+        return "outside reward_range() = " + std::string(range.lower_excluded ? "(" : "[") +
+               format_number(range.lower) + ", " + format_number(range.upper) +
                "], which must hold every reward the model accepts (a restore refuses a "
                "checkpoint whose reward sums leave it): widen reward_range()";
+      }
+      if (range.whole && reward != std::floor(reward)) {
+        return "not a whole number, though reward_range() declares every reward one (.whole; "
+               "a restore refuses a checkpoint whose reward sums are not): drop .whole";
       }
     }
     return {};

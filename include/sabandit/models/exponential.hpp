@@ -46,9 +46,11 @@ class exponential_model {
   /// The support (models/support.hpp): durations in (0, 1e150]; throws std::invalid_argument
   /// naming the reward otherwise. Every policy over the model checks it.
   static void validate_reward(double x) { detail::require_positive_reward(x); }
-  /// [0, 1e150], the closure of the support: durations are not negative (a restore checks the
-  /// saved sums).
-  [[nodiscard]] static reward_interval reward_range() noexcept { return {0.0, bounds::reward}; }
+  /// (0, 1e150]: durations are positive, so a restore refuses a saved sum of 0 or less for an
+  /// arm with rewards.
+  [[nodiscard]] static reward_interval reward_range() noexcept {
+    return {.lower = 0.0, .upper = bounds::reward, .lower_excluded = true};
+  }
 
   // --- Conjugate posterior (exact inverse-gamma TS, epsilon-TS) ----------------------------
   /// TS's prior is on the mean.

@@ -78,22 +78,25 @@ class normal_posterior {
   /// Their sum.
   [[nodiscard]] double sum() const noexcept { return sum_; }
   /// Saves or restores the five numbers (state/persist.hpp): precisions finite (the prior's
-  /// >= 0, 0 for the flat prior, whose weight is then 0; the noise's > 0), a whole count and a
-  /// finite sum.
+  /// >= 0, 0 for the flat prior, whose weight is then 0; the noise's 1 / sigma^2 for a
+  /// sigma^2 the constructor takes, in [1e-100, 1e100]), a whole count and a finite sum.
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
     ar("prior_precision", self.prior_precision_);
     ar("prior_weight", self.prior_weight_);
     ar("noise_precision", self.noise_precision_);
-    ar("count", self.count_, 0.0, 0x1p53);
+    ar("count", self.count_, 0.0, bounds::restored_count);
     ar("sum", self.sum_);
+    // The noise's bounds are 1 / sigma^2 at sigma^2's (rounding is monotone): a probe's
+    // precision of 5e-324 made every posterior mean infinite, one of 1e300 every draw greedy.
     ar.require(self.prior_precision_ >= 0.0 && std::isfinite(self.prior_precision_) &&
-                   self.noise_precision_ > 0.0 && std::isfinite(self.noise_precision_) &&
+                   self.noise_precision_ >= 1.0 / bounds::max_scale &&
+                   self.noise_precision_ <= 1.0 / bounds::min_scale &&
                    std::isfinite(self.prior_weight_) && std::isfinite(self.sum_) &&
                    self.count_ == std::floor(self.count_) &&
                    (self.prior_precision_ > 0.0 || self.prior_weight_ == 0.0),
-               "a normal posterior's numbers are finite, its noise precision > 0, its prior "
-               "precision >= 0 (0, the flat prior, with weight 0), its count whole");
+               "a normal posterior's numbers are finite, its noise precision in [1e-100, 1e100], "
+               "its prior precision >= 0 (0, the flat prior, with weight 0), its count whole");
   }
 
  private:

@@ -34,8 +34,11 @@ class poisson_model : public canonical_link<poisson_model> {
   /// The support (models/support.hpp): whole numbers in [0, 1e150]; throws
   /// std::invalid_argument naming the reward otherwise. Every policy over the model checks it.
   static void validate_reward(double x) { detail::require_count_reward(x); }
-  /// [0, 1e150]: counts are not negative (a restore checks the saved sums).
-  [[nodiscard]] static reward_interval reward_range() noexcept { return {0.0, bounds::reward}; }
+  /// [0, 1e150], whole numbers: a restore checks that each saved sum is a whole number, not
+  /// negative.
+  [[nodiscard]] static reward_interval reward_range() noexcept {
+    return {.lower = 0.0, .upper = bounds::reward, .whole = true};
+  }
 
   // --- Conjugate posterior (exact Gamma-Poisson TS, epsilon-TS) ----------------------------
   /// TS's prior is on the Poisson mean.

@@ -78,9 +78,15 @@ void require_supported_reward(const Model& model, double reward) {
 /// rewards' magnitudes (the bound arm_statistics.hpp uses, Higham (4.4)). No rewards sum to +0;
 /// a sum of non-negative rewards is never negative, not even -0 (0 + -0 is +0). An infinite
 /// bound leaves its side open.
+/// What else the range declares is exact too: a sum of whole numbers is a whole number (below
+/// 2^53 the additions are exact; above it every double is whole), and a sum of positive
+/// rewards is positive (a positive addend never rounds a positive sum to 0). Above a lower
+/// bound other than 0 the sum can round onto count x lower, so there it is not checked.
 [[nodiscard]] inline bool sum_in_range(double sum, double count, const reward_interval& range) {
   if (count == 0.0) return sum == 0.0 && !std::signbit(sum);
   if (range.lower >= 0.0 && std::signbit(sum)) return false;
+  if (range.whole && std::isfinite(sum) && sum != std::floor(sum)) return false;
+  if (range.lower_excluded && range.lower == 0.0 && !(sum > 0.0)) return false;
   const double magnitude = std::fmax(std::fabs(range.lower), std::fabs(range.upper));
   const double rounding = count * std::numeric_limits<double>::epsilon() * count * magnitude;
   const double lowest =

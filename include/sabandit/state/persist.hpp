@@ -92,9 +92,9 @@ void write_block(std::ostream& out, const T& object) {
   ar.finish();
 }
 
-// The shape a restore must keep (docs/state-format.md, "Shape"): K, and d for a policy with
-// features. A policy's shape is fixed when it is built; restore() replaces its parameters and
-// what it learned, never how many arms it serves.
+// The shape a restore must keep (docs/state-format.md, "Shape"): K, d for a policy with
+// features, and a contextual policy's context size. A policy's shape is fixed when it is
+// built; restore() replaces its parameters and what it learned, never how many arms it serves.
 template <class T>
 void require_same_shape(const reader& ar, const T& restored, const T& target) {
   if constexpr (requires { target.num_arms(); }) {
@@ -108,6 +108,13 @@ void require_same_shape(const reader& ar, const T& restored, const T& target) {
     if (restored.dimension() != target.dimension())
       ar.fail("the state has features of dimension " + std::to_string(restored.dimension()) +
                   ", the policy restored into " + std::to_string(target.dimension()) +
+                  " (restore needs a policy of the saved shape)",
+              0);
+  }
+  if constexpr (requires { target.context_size(); }) {  // a contextual policy's x
+    if (restored.context_size() != target.context_size())
+      ar.fail("the state has contexts of size " + std::to_string(restored.context_size()) +
+                  ", the policy restored into " + std::to_string(target.context_size()) +
                   " (restore needs a policy of the saved shape)",
               0);
   }
@@ -133,12 +140,46 @@ void require_supported(const reader& ar, const Model& model, const Rewards& rewa
   }
 }
 
+// A wrapped TS-SA window's running sum (reward_windows.hpp: each push adds the new reward less
+// the one it replaces; exact again once per turn) is one its rewards can have, for a model
+// whose rewards are not negative (RangeDeclaringModel, lower >= 0). It differs from the
+// buffer's sum by the rounding of at most B pushes since the last resynchronisation and of
+// that sum: with u = eps / 2 and every reward <= M, at most 3 B^2 u M, and the sum taken here
+// rounds by B^2 u M more; the bound allows twice that, 4 B^2 eps M. M is the smaller of the
+// range's upper bound and the arm's statistics' sum, which no reward it ever had exceeds (a
+// rounded sum of non-negative numbers is at least each of them), and which is at least the
+// window's sum less its rounding. Whole-number rewards have whole running sums, exactly. (A
+// probe's forged Bernoulli running sum of -1e6 starved the arm for good, without an error.)
+template <class Model, class Windows>
+void require_running_sum(const reader& ar, const Model& /*model*/, const Windows& windows,
+                         Eigen::Index arm, double statistics_sum) {
+  if constexpr (RangeDeclaringModel<Model>) {
+    const reward_interval range = Model::reward_range();
+    if (!(range.lower >= 0.0)) return;
+    const auto rewards = windows.rewards(arm);
+    double held = 0.0;
+    for (Eigen::Index i = 0; i < rewards.size(); ++i) held += rewards(i);
+    const double b = static_cast<double>(windows.capacity());
+    const double largest = std::fmin(range.upper, statistics_sum);
+    const double allowance = 4.0 * b * b * std::numeric_limits<double>::epsilon() * largest;
+    const double sum = windows.running_sum(arm);
+    const bool whole = !range.whole || sum == std::floor(sum);
+    if (!(std::abs(sum - held) <= allowance) || !whole || !(statistics_sum >= held - allowance))
+      ar.fail("inconsistent state: the window of arm " + std::to_string(arm) +
+                  " has the running sum " + number_text(sum) + ", which its rewards (summing to " +
+                  number_text(held) + ") and the arm's statistics' sum (" +
+                  number_text(statistics_sum) + ") cannot have",
+              0);
+  }
+}
+
 // The checks a restored Langevin policy passes besides its fields' own (docs/state-format.md,
 // "What restore checks"), through its public accessors, so that every policy built on the
 // Langevin core gets them:
 //  - the gradient source agrees with the statistics: a TS-SGLD history holds rewards within the
 //    reward bound whose sum, taken in order, is the arm's sum to the bit; a TS-SA window that
-//    has not wrapped (n_a <= B) holds the arm's rewards, the same way;
+//    has not wrapped (n_a <= B) holds the arm's rewards, the same way; one that has, for a model
+//    of non-negative rewards, a running sum its rewards can have (require_running_sum);
 //  - for every arm past its warm-up, the model's mean at its iterate is finite (a Poisson theta
 //    of 1000 made every later round throw: a chain never stores such an iterate), and so are
 //    its decision scores;
@@ -173,6 +214,8 @@ void check_restored(const reader& ar, const T& p) {
             ar.fail("inconsistent state: the window of " + arm +
                         " does not hold the rewards its statistics sum",
                     0);
+        } else {
+          require_running_sum(ar, p.model(), windows, a, stats.sums()(a));
         }
         const Eigen::Index steps =
             sabandit::inner_steps(p.parameters().sa_schedule, std::max<Eigen::Index>(pulls, 1),
@@ -221,6 +264,15 @@ T read_block(std::istream& in, const T& target, block_location where, std::size_
     // The constructor's bound on K and the per-arm sizes: no policy could have saved such a
     // state, so the stream was altered.
     ar.fail("its sizes ask for more state than any policy has: " + sabandit::detail::reason_of(e), 0);
+  } catch (const format_error&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    // The constructor's checks of the saved parameters (num_arms = 0, a negative step size):
+    // no policy saved them either. A format_error like every other refusal, naming the block,
+    // so that a caller who catches format_error for a bad checkpoint catches these too.
+    std::string why = sabandit::detail::reason_of(e);  // "invalid argument: step_size (h) = -1 ..."
+    if (why.starts_with("invalid argument: ")) why.erase(0, 18);
+    ar.fail("its parameters are invalid: " + why, 0);
   }
   ar.finish();
   require_same_shape(ar, restored, target);
@@ -242,8 +294,8 @@ void save(std::ostream& out, const T& object) {
 /// (a std::invalid_argument), naming the block and the line, for an unreadable, truncated,
 /// altered, wrong-version or wrong-type block, an impossible state (sizes beyond
 /// bounds::state_doubles among them), or a state of another shape than `target`'s (K, and d
-/// for a policy with features: docs/state-format.md, "Shape"); and the parameter checks'
-/// std::invalid_argument for invalid parameters; `target` is then unchanged. Saved sizes
+/// for a policy with features: docs/state-format.md, "Shape"), or invalid parameters (the
+/// constructor's checks, whose message it quotes); `target` is then unchanged. Saved sizes
 /// must be backed by the block's own numbers before the object is rebuilt from them
 /// (reader::require_backed), except TS-SGLD's batch size, for which a restore may allocate
 /// up to the bound: std::bad_alloc, `target` unchanged, when memory runs out

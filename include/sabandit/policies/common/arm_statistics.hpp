@@ -1,6 +1,5 @@
 #pragma once
 // Per-arm pull counts and reward sums: what every policy keeps, in O(K) memory.
-#include <limits>
 
 #include <Eigen/Core>
 
@@ -39,16 +38,22 @@ class arm_statistics {
   [[nodiscard]] long long total() const noexcept { return total_; }
 
   /// Saves or restores the counts, sums and total (state/persist.hpp). A restored count is a
-  /// whole number in [0, 2^53] (beyond, a double cannot count), the total is their sum, and
-  /// each sum is within its count times the reward bound (|sum_a| <= 1e150 n_a).
+  /// whole number in [0, 2^52] (bounds::restored_count: the pulls after it still count), the
+  /// total is their sum, to the unit, and each sum is within its count times the reward bound
+  /// (|sum_a| <= 1e150 n_a).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
-    ar("counts", self.count_, 0.0, 0x1p53);
+    ar("counts", self.count_, 0.0, bounds::restored_count);
     ar("sums", self.sum_);
-    ar("total", self.total_, 0LL, std::numeric_limits<long long>::max());
+    ar("total", self.total_, 0LL, 1LL << 62);
     ar.require((self.count_ == self.count_.floor()).all(), "counts must be whole numbers");
-    ar.require(self.count_.sum() == static_cast<double>(self.total_),
-               "total must be the sum of the counts");
+    // In integers: a sum of doubles rounds beyond 2^53 (1,024 counts of 2^53 summed to 2^63,
+    // which a total of 2^63 - 1 matched once converted). Each count converts exactly, and the
+    // loop stops past the total (<= 2^62), so the running count cannot overflow.
+    long long counted = 0;
+    for (Eigen::Index a = 0; a < self.count_.size() && counted <= self.total_; ++a)
+      counted += static_cast<long long>(self.count_(a));
+    ar.require(counted == self.total_, "total must be the sum of the counts");
     // The numeric contract, |x| <= bounds::reward for every reward, bounds a sum of n rewards
     // by n times that, plus the rounding of its additions (models/support.hpp, sum_in_range).
     // Without the allowance, six rewards of 1e150 summed to more than fl(6 x 1e150) and the
@@ -58,8 +63,9 @@ class arm_statistics {
 
   /// persist(), then, for a `Model` that declares the interval of its rewards
   /// (RangeDeclaringModel, models/support.hpp), the check that each restored sum is one the
-  /// arm's count of such rewards can have: a Bernoulli arm's within [0, n], a Poisson arm's not
-  /// negative. What every policy with a model restores its statistics with.
+  /// arm's count of such rewards can have: a Bernoulli arm's within [0, n], a Poisson arm's a
+  /// whole number, not negative, an exponential arm's positive once it has rewards. What every
+  /// policy with a model restores its statistics with.
   template <class Model, class Self, class Archive>
   static void persist_for(Self& self, Archive& ar) {
     static_assert(RangeDeclaringModel<Model> || !requires { &Model::reward_range; },
@@ -79,7 +85,10 @@ class arm_statistics {
           ar.require(false, detail::join({"the reward sum of arm ", std::to_string(a), ", ",
                                           detail::value_text(self.sum_(a)),
                                           ", is not one its ",
-                                          detail::value_text(self.count_(a)), " rewards in [",
+                                          detail::value_text(self.count_(a)),
+                                          range.whole ? " whole-number rewards in "
+                                                      : " rewards in ",
+                                          range.lower_excluded ? "(" : "[",
                                           detail::value_text(range.lower), ", ",
                                           detail::value_text(range.upper), "] can have"}));
         }

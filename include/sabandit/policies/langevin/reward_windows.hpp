@@ -33,6 +33,8 @@ class reward_windows {
   [[nodiscard]] Eigen::Index capacity() const noexcept { return buffer_.rows(); }
   /// Rewards held for `arm` (min(pulls, B)).
   [[nodiscard]] Eigen::Index size(Eigen::Index arm) const noexcept { return size_[entry(arm)]; }
+  /// The running sum of the rewards held for `arm` (push's comment says how it is kept).
+  [[nodiscard]] double running_sum(Eigen::Index arm) const noexcept { return sum_(arm); }
   /// Mean of the rewards held for `arm`, from the running sum: O(1).
   [[nodiscard]] double mean(Eigen::Index arm) const noexcept {
     return sum_(arm) / static_cast<double>(size(arm));
