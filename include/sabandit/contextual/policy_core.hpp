@@ -82,7 +82,7 @@ class policy_core {
     scores_.swap(candidates_);
     return argmax_random_ties(scores_, gen);
   }
-  /// During a Langevin policy's warm-up (Alg. 1 line 1, `warm_up_arm` below), its arm, after
+  /// During a Langevin policy's warm-up (Alg. 1 line 1, `warm_up_arm` above), its arm, after
   /// the checks every decision makes: x, and phi(x, a) for every arm, so that a feature map
   /// writing a non-finite value is named in the warm-up too (a probe's finding: a fresh TS-SA
   /// over a shared map took one, which argmax_of refuses after the warm-up). Else none.
@@ -172,7 +172,6 @@ class policy_core {
   Eigen::VectorXd phi_;  // phi(x, a) for a shared map
   Params params_;
 };
-
 
 /// A Thompson score: prediction + scale sqrt(q) z with z ~ N(0, 1), the draw of <phi, theta>
 /// for theta ~ N(estimate, scale^2 F^-1) where prediction = <phi, estimate> and
