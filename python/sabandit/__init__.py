@@ -48,6 +48,9 @@ _FACTORIES = (("TSSGLD", "ts_sgld"), ("TSSA", "ts_sa"), ("Thompson", "thompson")
               ("EpsilonTS", "epsilon_ts"), ("KLUCB", "kl_ucb"), ("UCB", "ucb"))
 
 
+_FACTORY_MESSAGE = "sabandit.{name} has no constructor: make one with {call}"
+
+
 def _made_by_its_function(self, *args, **kwargs):
     name = type(self).__name__
     prefix, factory = next((p, f) for p, f in _FACTORIES if name.startswith(p))
@@ -58,7 +61,7 @@ def _made_by_its_function(self, *args, **kwargs):
         call = f'sabandit.{factory}(num_arms, model="{model}")'
     else:
         call = f"sabandit.{factory}(num_arms)"
-    raise TypeError(f"sabandit.{name} has no constructor: make one with {call}")
+    raise TypeError(_FACTORY_MESSAGE.format(name=name, call=call))
 
 
 for _type in POLICY_TYPES:
@@ -94,6 +97,14 @@ def _no_setstate(self, state):
                     "to change a policy's state call restore(state), an engine's Engine.from_state")
 
 
+# A class that does not pickle says so at every protocol: at 0 and 1, copyreg's fallback pickled
+# a ModelCheckReport or a contextual environment, and loading it aborted the interpreter.
+def _not_picklable(prefix):
+    def __reduce_ex__(self, protocol):
+        raise TypeError(f"cannot pickle '{prefix}{type(self).__name__}' object")
+    return __reduce_ex__
+
+
 # A Python subclass keeps pybind11's way: its own __init__ chain reaches the constructor (and
 # pybind11 says so when it does not); only the sabandit classes themselves build in __new__.
 def _constructing(base, raw_init):
@@ -109,13 +120,21 @@ def _constructing(base, raw_init):
     return staticmethod(__new__), __init__
 
 
-for _type in vars(_sabandit).values():
-    if isinstance(_type, type) and issubclass(_type, Engine.__base__):
-        _type.__new__, _type.__init__ = _constructing(_type, _type.__init__)
-        if "__setstate__" in vars(_type):
-            _RAW_SETSTATE[_type] = _type.__setstate__
-            _type.__setstate__ = _no_setstate
-            _type.__reduce_ex__ = _reduce_ex
+def _harden(namespace, prefix="sabandit."):
+    """The above for every class of an extension module (_sabandit; _sabandit.contextual, whose
+    classes `prefix` "sabandit.contextual." names)."""
+    for cls in list(vars(namespace).values()):
+        if isinstance(cls, type) and issubclass(cls, Engine.__base__):
+            cls.__new__, cls.__init__ = _constructing(cls, cls.__init__)
+            if "__setstate__" in vars(cls):
+                _RAW_SETSTATE[cls] = cls.__setstate__
+                cls.__setstate__ = _no_setstate
+                cls.__reduce_ex__ = _reduce_ex
+            else:
+                cls.__reduce_ex__ = _not_picklable(prefix)
+
+
+_harden(_sabandit)
 
 
 # e.__init__(s) on a live engine reseeds it, as random.Random's __init__ does (it did nothing);
@@ -176,7 +195,7 @@ def _check_number(name, kind, value):
                              "(beyond a double's range)") from None
 
 
-def _arguments_checked(function):
+def _arguments_checked(function, prefix="sabandit."):
     line = (function.__doc__ or "").split("\n", 1)[0]
     if "(" not in line or ") ->" not in line:
         return function  # no signature to read (another pybind11's docstrings): pybind11 checks
@@ -202,7 +221,7 @@ def _arguments_checked(function):
             if name not in known:
                 near = _difflib.get_close_matches(name, known, n=1)
                 hint = f" (did you mean {near[0]!r}?)" if near else ""
-                raise TypeError(f"sabandit.{function.__name__}() got an unexpected keyword "
+                raise TypeError(f"{prefix}{function.__name__}() got an unexpected keyword "
                                 f"argument {name!r}{hint}")
         for name, value in list(zip(order, args)) + list(kwargs.items()):
             if name in kinds:
@@ -233,3 +252,6 @@ def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, recor
     for name, value in (("horizon", horizon), ("trials", trials), ("record_points", record_points)):
         _check_number(name, "int", value)
     return policy._simulate(env, horizon, trials, seed, threads, record_points)
+
+
+from . import contextual  # noqa: E402  (sabandit.contextual: after the names it imports from here)

@@ -291,7 +291,7 @@ P copy_of(const P& policy) {
 /// checks for Python's signals every 50 ms: Ctrl-C stops the run within a round (run_config::
 /// stop) and raises KeyboardInterrupt, where it used to wait for the run's end.
 template <class Run>
-regret_curve simulate_interruptibly(Run run, run_config config) {
+std::invoke_result_t<Run&, const run_config&> simulate_interruptibly(Run run, run_config config) {
   std::stop_source stop;
   config.stop = stop.get_token();
   bool interrupted = false;
@@ -527,17 +527,37 @@ P restored(P blank, const std::string& text) {
   return blank;
 }
 
-/// Pickling by the saved text: `blank(d, K)` makes a policy of type P and of the saved shape
-/// to restore into.
-template <class P, class Blank>
-auto text_pickle(Blank blank) {
+/// Pickling by the saved text: `blank(d, K)` makes a policy of type P and of the saved shape,
+/// which `shape(text)` reads (saved_shape, or the contextual policies' own), to restore into.
+template <class P, class Blank, class Shape = decltype(&saved_shape)>
+auto text_pickle(Blank blank, Shape shape = &saved_shape) {
   return py::pickle([](const P& p) { return py::make_tuple(saved_text(p)); },
-                    [blank](const py::tuple& t) {
+                    [blank, shape](const py::tuple& t) {
                       if (t.size() != 1) throw std::invalid_argument("sabandit: bad pickled state");
                       const std::string text = text_of(t[0]);
-                      const auto [d, k] = saved_shape(text);
+                      const auto [d, k] = shape(text);
                       return restored(blank(d, k), text);
                     });
+}
+
+/// The checkpoint members of every policy class, multi-armed and contextual: save, save_bytes,
+/// restore, copy, copy.copy and copy.deepcopy (`copy_doc` says what a copy replays).
+template <class P>
+void def_checkpoints(py::class_<P>& cls, const char* copy_doc) {
+  cls.def("save", [](const P& p) { return saved_text(p); },
+          "The complete state as versioned text (docs/state-format.md).")
+      .def("save_bytes", [](const P& p) { return py::bytes(saved_text(p)); }, "save() as bytes.")
+      .def("restore", [](P& p, const py::handle& state) {
+        const std::string text = text_of(state);
+        const exclusive_use use(&p);
+        restore_text(p, text);
+      },
+           py::arg("state"),
+           "Becomes the policy saved in `state` (str or bytes). ValueError for a truncated, "
+           "altered or other-type state; the policy is then unchanged.")
+      .def("copy", [](const P& p) { return copy_of(p); }, copy_doc)
+      .def("__copy__", [](const P& p) { return copy_of(p); })
+      .def("__deepcopy__", [](const P& p, const py::handle&) { return copy_of(p); }, py::arg("memo"));
 }
 
 /// The members every policy class has: num_arms, select, update, pulls, save/restore, copy,
@@ -545,6 +565,7 @@ auto text_pickle(Blank blank) {
 template <class P, class Pickling>
 py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pickling pickling) {
   py::class_<P> cls(m, name, doc);
+  def_checkpoints(cls, "A checkpoint: the same decisions for the same engine state.");
   cls.def_property_readonly("num_arms", [](const P& p) { return p.num_arms(); }, "K, the number of arms")
       .def("select", [](P& p, engine& gen) {
         const exclusive_use use(&p);
@@ -573,21 +594,6 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
         return "<sabandit." + name + ": K = " + std::to_string(p.num_arms()) + ", " +
                std::to_string(p.statistics().total()) + " pulls>";
       })
-      .def("save", [](const P& p) { return saved_text(p); },
-           "The complete state as versioned text (docs/state-format.md).")
-      .def("save_bytes", [](const P& p) { return py::bytes(saved_text(p)); },
-           "save() as bytes.")
-      .def("restore", [](P& p, const py::handle& state) {
-        const std::string text = text_of(state);
-        const exclusive_use use(&p);
-        restore_text(p, text);
-      },
-           py::arg("state"),
-           "Becomes the policy saved in `state` (str or bytes). ValueError for a truncated, "
-           "altered or other-type state; the policy is then unchanged.")
-      .def("copy", [](const P& p) { return copy_of(p); }, "A checkpoint: the same decisions for the same engine state.")
-      .def("__copy__", [](const P& p) { return copy_of(p); })
-      .def("__deepcopy__", [](const P& p, const py::handle&) { return copy_of(p); }, py::arg("memo"))
       .def(std::move(pickling))
       .def("_simulate", [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
                            const py::handle& seed, const py::handle& threads,
@@ -664,5 +670,6 @@ void bind_core(py::module_& m);
 void bind_conjugate(py::module_& m);
 void bind_langevin(py::module_& m);
 void bind_check_model(py::module_& m);
+void bind_contextual(py::module_& m);
 
 }  // namespace sabandit::python

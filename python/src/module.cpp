@@ -352,4 +352,5 @@ PYBIND11_MODULE(_sabandit, m) {
   sp::bind_conjugate(m);
   sp::bind_langevin(m);
   sp::bind_check_model(m);
+  sp::bind_contextual(m);
 }

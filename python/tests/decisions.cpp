@@ -2,8 +2,15 @@
 // make exactly the same decisions and the same simulate() results for the same seeds.
 // Output: "<case> decisions a_1 ... a_T" then "<case> simulate r_1 ... r_R" (final regrets, %.17g);
 // and "check_model-<model> worst w_1 ... w_6": check_model's worst discrepancies, check by check.
+// The contextual cases ("contextual-<case>") are test_contextual.py's, in the same format.
+#include <sabandit/contextual/classification_env.hpp>
+#include <sabandit/contextual/linear_env.hpp>
+#include <sabandit/contextual/policies.hpp>
+#include <sabandit/contextual/simulate.hpp>
 #include <sabandit/sabandit.hpp>
 #include <sabandit/sim.hpp>
+
+#include <memory>
 
 #include <cstdio>
 #include <string>
@@ -32,6 +39,48 @@ void run(const std::string& name, const Env& env, const Policy& prototype) {
                                          .record_points = 10});
   for (double r : curve.final_regrets) std::printf(" %.17g", r);
   std::printf("\n");
+}
+
+template <class Env, class Policy>
+void run_contextual(const std::string& name, const Env& prototype_env, const Policy& prototype) {
+  // test_contextual.py's loop: contexts and rewards from Engine(seed + 1), the policy's Engine(seed).
+  Env env = prototype_env;
+  Policy policy = prototype;
+  sabandit::default_engine gen(seed);
+  sabandit::default_engine world(seed + 1);
+  std::printf("contextual-%s decisions", name.c_str());
+  for (Eigen::Index t = 0; t < rounds; ++t) {
+    const Eigen::VectorXd x = env.next_context(world);
+    const Eigen::Index arm = policy.select(x, gen);
+    policy.update(x, arm, env.pull(arm, world), gen);
+    std::printf(" %ld", static_cast<long>(arm));
+  }
+  std::printf("\ncontextual-%s simulate", name.c_str());
+  const auto result = sabandit::contextual::simulate(
+      prototype_env, [&](Eigen::Index) { return prototype; },
+      {.horizon = 500, .trials = 4, .seed = seed, .threads = 2, .record_points = 10});
+  for (double r : result.curve.final_regrets) std::printf(" %.17g", r);
+  std::printf("\n");
+}
+
+/// test_contextual.py's environments: theta* (d = 3, K = 4) and a dataset of 60 examples whose
+/// features are ratios of small integers (the same doubles in numpy).
+Eigen::MatrixXd contextual_theta() {
+  Eigen::MatrixXd theta(3, 4);
+  theta << 1.0, -0.5, 0.25, 0.0, 0.5, 1.0, -1.0, 0.5, -1.0, -0.5, -0.75, -1.25;
+  return theta;
+}
+sabandit::contextual::classification_env contextual_dataset() {
+  Eigen::MatrixXd features(60, 2);
+  std::vector<Eigen::Index> labels(60);
+  for (Eigen::Index i = 0; i < 60; ++i) {
+    features(i, 0) = static_cast<double>((i * 7) % 11) / 11.0;
+    features(i, 1) = static_cast<double>((i * 5) % 13) / 13.0 - 0.5;
+    labels[static_cast<std::size_t>(i)] = (i * 7) % 11 < 4 ? 0 : ((i * 5) % 13 < 6 ? 1 : 2);
+  }
+  return sabandit::contextual::classification_env(
+      std::make_shared<const sabandit::contextual::classification_data>(
+          sabandit::contextual::prepare_classification_data(features, labels, 3)));
 }
 
 template <class Model, class Draw>
@@ -64,6 +113,23 @@ int main() {
   run("kl_ucb-bernoulli", bernoulli, kl_ucb<bernoulli_model>(arms));
   run("kl_ucb-poisson", poisson, kl_ucb<poisson_model>(arms));
   run("ts_sa-bernoulli-tau", bernoulli, ts_sa<bernoulli_model>(arms, {.window = 3, .temperature = 0.5}));
+  namespace cx = sabandit::contextual;
+  const auto clicks = cx::make_logistic_env(contextual_theta());
+  const auto linear = cx::make_linear_gaussian_env(contextual_theta(), 0.5);
+  const auto dataset = contextual_dataset();
+  run_contextual("linucb-logistic", clicks, cx::linucb<>(4, 3));
+  run_contextual("linucb-classification", dataset, cx::linucb<>(3, 3, {.alpha = 0.5}));
+  run_contextual("linear_ts-gaussian", linear, cx::linear_ts<>(4, 3));
+  run_contextual("epsilon_greedy_ridge-logistic", clicks, cx::epsilon_greedy_ridge<>(4, 3));
+  run_contextual("uniform_random-classification", dataset, cx::uniform_random(3, 3));
+  run_contextual("laplace_ts-logistic", clicks, cx::laplace_ts<>(4, 3));
+  run_contextual("laplace_ts-gaussian", linear, cx::laplace_ts<gaussian_model>(4, 3));
+  run_contextual("ts_sa-bernoulli-logistic", clicks, cx::ts_sa<bernoulli_model>(4, 3));
+  run_contextual("ts_sa-gaussian-gaussian", linear,
+                 cx::ts_sa<>(4, 3, {.window = 3, .temperature = 0.25}, gaussian_model(0.25)));
+  run_contextual("ts_sa-poisson-classification", dataset, cx::ts_sa<poisson_model>(3, 3));
+  run_contextual("ts_sgld-bernoulli-logistic", clicks, cx::ts_sgld<bernoulli_model>(4, 3));
+  run_contextual("ts_sgld-gaussian-gaussian", linear, cx::ts_sgld<>(4, 3));
   check("bernoulli", bernoulli_model{},
         [](double mean, default_engine& g) { return uniform01(g) < mean ? 1.0 : 0.0; });
   check("gaussian", gaussian_model(4.0),

@@ -1,0 +1,488 @@
+// The contextual policies (docs/contextual.md) from Python: the submodule _sabandit.contextual,
+// which python/sabandit/contextual.py wraps. The same conventions as the multi-armed classes
+// (bindings.hpp): one class per (policy, model), made by a function that takes the model as a
+// keyword; exclusive_use; engines that advance only when a call succeeds; pickling by the saved
+// text. The simulations are compiled apart, in contextual_simulations.cpp.
+#include "contextual_bindings.hpp"
+
+namespace sabandit::python {
+
+// sabandit.contextual.simulate of these policies is compiled in contextual_simulations.cpp.
+#define SABANDIT_PYTHON_EXTERN_CONTEXTUAL_SIMULATION(P, Env) \
+  extern SABANDIT_PYTHON_CONTEXTUAL_SIMULATION(P, Env)
+SABANDIT_PYTHON_CONTEXTUAL_SIMULATIONS(SABANDIT_PYTHON_EXTERN_CONTEXTUAL_SIMULATION)
+#undef SABANDIT_PYTHON_EXTERN_CONTEXTUAL_SIMULATION
+
+namespace {
+
+namespace cx = sabandit::contextual;
+
+/// A context from Python: a 1-D array-like of real numbers (a list, a numpy array of ints or
+/// floats), copied. A 2-D array (a batch, or a column vector), bools and complex numbers are
+/// refused by name, where a cast to float64 would take them; the policy then checks its size
+/// and that it is finite (require_context: ValueError naming context).
+Eigen::VectorXd context_of(const py::handle& context) {
+  const auto shown = [&] { return sabandit::printable(std::string(py::repr(context))); };
+  py::array array;
+  try {
+    array = py::array::ensure(context);
+  } catch (const py::error_already_set&) {
+    array = py::array();
+  }
+  if (!array)
+    throw py::type_error("sabandit: context = " + shown() + " (must be a 1-D array of floats)");
+  const char kind = array.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u')
+    throw py::type_error("sabandit: context has dtype " +
+                         std::string(py::str(static_cast<const py::handle&>(array.dtype()))) +
+                         " (must hold real numbers: ints or floats)");
+  if (array.ndim() != 1)
+    detail::throw_invalid("context.ndim", static_cast<Eigen::Index>(array.ndim()),
+                          "must be 1: one round's context, context_size floats (select and "
+                          "update take one context, not a batch)");
+  const auto values = py::array_t<double, py::array::forcecast>::ensure(array);
+  const auto view = values.unchecked<1>();
+  Eigen::VectorXd x(view.shape(0));
+  for (py::ssize_t i = 0; i < view.shape(0); ++i) x(i) = view(i);
+  return x;
+}
+
+/// The shape (context_size, K) of the contextual policy saved in `text`, from its `num_arms`
+/// and `context_size` fields; (1, 1) when either is missing (restore then says what is wrong).
+std::pair<Eigen::Index, Eigen::Index> contextual_shape(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  long long d = 0, k = 0;
+  while (std::getline(in, line) && (d == 0 || k == 0)) {
+    std::istringstream fields(line);
+    std::string name;
+    long long value = 0;
+    if (!(fields >> name >> value) || value < 1) continue;
+    if (name == "num_arms") k = value;
+    if (name == "context_size") d = value;
+  }
+  if (d == 0 || k == 0) return {1, 1};
+  return {d, k};
+}
+
+// The parameters as a dict of the factory's keywords.
+py::dict parameters_dict(const cx::linucb_params& p) {
+  return py::dict(py::arg("alpha") = p.alpha);
+}
+py::dict parameters_dict(const cx::linear_ts_params& p) { return py::dict(py::arg("v") = p.v); }
+py::dict parameters_dict(const cx::epsilon_greedy_ridge_params& p) {
+  return py::dict(py::arg("epsilon") = p.epsilon);
+}
+py::dict parameters_dict(const cx::laplace_ts_params& p) {
+  return py::dict(py::arg("v") = p.v, py::arg("prior_variance") = p.prior_variance,
+                  py::arg("newton_max_iterations") = p.newton.max_iterations,
+                  py::arg("newton_tolerance") = p.newton.tolerance);
+}
+template <class Params>
+py::dict langevin_dict(const Params& p) {
+  return py::dict(py::arg("warmup") = p.warmup, py::arg("inner_steps") = p.inner_steps,
+                  py::arg("step_size") = p.step_size, py::arg("temperature") = p.temperature,
+                  py::arg("prior_variance") = p.prior_variance,
+                  py::arg("warm_start_max_iterations") = p.warm_start.max_iterations,
+                  py::arg("warm_start_tolerance") = p.warm_start.tolerance);
+}
+py::dict parameters_dict(const cx::ts_sa_params& p) {
+  py::dict d = langevin_dict(p);
+  d["window"] = p.window;
+  d["refit_per_dimension"] = p.refit_per_dimension;
+  return d;
+}
+py::dict parameters_dict(const cx::ts_sgld_params& p) {
+  py::dict d = langevin_dict(p);
+  d["batch_size"] = p.batch_size;
+  return d;
+}
+
+/// What contextual.py's simulate() makes its SimulationResult of: rounds (int64),
+/// mean_regret, standard_error, optimal_fraction, final_regrets, trial_regret (points x trials).
+py::tuple result_tuple(const cx::run_result& r) {
+  const auto& c = r.curve;
+  const auto n = static_cast<py::ssize_t>(c.rounds.size());
+  py::array_t<std::int64_t> rounds(n);
+  for (py::ssize_t i = 0; i < n; ++i) rounds.mutable_at(i) = c.rounds[static_cast<std::size_t>(i)];
+  const auto array = [](const std::vector<double>& v) {
+    return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
+  };
+  return py::make_tuple(rounds, array(c.mean_regret), array(c.standard_error),
+                        array(c.optimal_fraction), array(c.final_regrets), py::cast(r.trial_regret),
+                        c.trials);
+}
+
+/// The members every contextual policy class has: num_arms, context_size, select, update,
+/// save/restore, copy, pickling and _simulate.
+template <class P, class Blank>
+py::class_<P> bind_contextual_policy(py::module_& m, const char* name, const char* doc,
+                                     Blank blank) {
+  py::class_<P> cls(m, name, doc);
+  def_checkpoints(cls, "A checkpoint: the same decisions for the same engine state and contexts.");
+  cls.def_property_readonly(
+         "num_arms", [](const P& p) { return p.num_arms(); }, "K, the number of arms")
+      .def_property_readonly(
+          "context_size", [](const P& p) { return p.context_size(); },
+          "d, the length of every context")
+      .def(
+          "select",
+          [](P& p, const py::handle& context, engine& gen) {
+            const Eigen::VectorXd x = context_of(context);
+            const exclusive_use use(&p);
+            return drawing_on_success(gen, [&](engine& g) { return p.select(x, g); });
+          },
+          py::arg("context"), py::arg("engine"),
+          "The arm to play at `context` (1-D, context_size floats), in [0, K), drawing from "
+          "`engine` (unchanged if it raises).")
+      .def(
+          "update",
+          [](P& p, const py::handle& context, const py::handle& arm, const py::handle& reward,
+             engine& gen) {
+            const Eigen::VectorXd x = context_of(context);
+            const Eigen::Index a = arm_of(arm);
+            const double r = reward_of(reward);
+            const exclusive_use use(&p);
+            drawing_on_success(gen, [&](engine& g) { p.update(x, a, r, g); });
+          },
+          py::arg("context"), py::arg("arm"), py::arg("reward"), py::arg("engine"),
+          "Learns `reward` of `arm` at `context` (C++'s argument order). IndexError for a bad "
+          "arm, ValueError for a context of the wrong size or not finite, or a reward the "
+          "model refuses; the policy and the engine are then unchanged.")
+      .def("__repr__",
+           [name = std::string(name)](const P& p) {
+             return "<sabandit.contextual." + name + ": K = " + std::to_string(p.num_arms()) +
+                    ", context_size = " + std::to_string(p.context_size()) + ">";
+           })
+      .def(text_pickle<P>(std::move(blank), contextual_shape))
+      .def(
+          "_simulate",
+          [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
+             const py::handle& seed, const py::handle& threads, Eigen::Index record_points) {
+            const run_config config{horizon, trials, unsigned_of("seed", seed),
+                                    static_cast<unsigned>(unsigned_of("threads", threads, 32)),
+                                    record_points};
+            return with_contextual_env(env, [&](const auto& e) -> py::tuple {
+              if constexpr (contextually_simulated<P, std::decay_t<decltype(e)>>) {
+                return result_tuple(simulate_contextual_copies(copy_of(p), e, config));
+              } else {
+                throw py::type_error(
+                    "sabandit: " + std::string(py::str(py::type::of(env))) +
+                    " has rewards this policy's model refuses: a policy over "
+                    "outcomes or counts plays a LogisticEnv or a ClassificationEnv");
+              }
+            });
+          },
+          py::arg("env"), py::arg("horizon"), py::arg("trials"), py::arg("seed"),
+          py::arg("threads"), py::arg("record_points"));
+  if constexpr (requires(const P& p) { p.scores(); }) {
+    cls.def_property_readonly(
+        "scores", [](const P& p) -> Eigen::ArrayXd { return p.scores(); },
+        "The scores of the last select: each arm's index or sampled score.");
+  }
+  if constexpr (requires(const P& p) { p.parameters(); }) {
+    cls.def_property_readonly(
+        "parameters", [](const P& p) { return parameters_dict(p.parameters()); },
+        "The parameters, as validated at construction.");
+  }
+  return cls;
+}
+
+/// The function `name`(num_arms, context_size, *, `keyword`) that makes a ridge policy P, whose
+/// one parameter is the member `member` of its parameters.
+template <class P, class Params = typename P::params>
+void def_ridge_factory(py::module_& m, const char* name, const char* keyword,
+                       double Params::*member, const std::string& doc) {
+  m.def(
+      name,
+      [member](Eigen::Index num_arms, Eigen::Index context_size, std::optional<double> value) {
+        Params p;
+        set_if(p.*member, value);
+        return P(num_arms, context_size, p);
+      },
+      py::arg("num_arms"), py::arg("context_size"), py::kw_only(), py::arg(keyword) = py::none(),
+      doc.c_str());
+}
+
+/// Sets the keywords contextual TS-SA and TS-SGLD share (validate_langevin checks them) that
+/// were given.
+template <class Params>
+void apply_langevin(Params& p, std::optional<Eigen::Index> warmup,
+                    std::optional<Eigen::Index> inner_steps, std::optional<double> step_size,
+                    std::optional<double> temperature, std::optional<double> prior_variance,
+                    std::optional<int> warm_start_max_iterations,
+                    std::optional<double> warm_start_tolerance) {
+  set_if(p.warmup, warmup);
+  set_if(p.inner_steps, inner_steps);
+  set_if(p.step_size, step_size);
+  set_if(p.temperature, temperature);
+  set_if(p.prior_variance, prior_variance);
+  set_if(p.warm_start.max_iterations, warm_start_max_iterations);
+  set_if(p.warm_start.tolerance, warm_start_tolerance);
+}
+
+/// Calls f(Model{}) for the model `model` names: 'gaussian' (or a GaussianModel), 'bernoulli',
+/// 'poisson'. ValueError for another (the contextual policies are GLMs of these three).
+template <class F>
+py::object dispatch_glm(const py::object& model, const char* policy, F&& f) {
+  switch (kind_of(model)) {
+    case model_kind::gaussian:
+      return f(gaussian_of(model));
+    case model_kind::bernoulli:
+      return f(bernoulli_model{});
+    case model_kind::poisson:
+      return f(poisson_model{});
+    case model_kind::exponential:
+    case model_kind::python:
+      break;
+  }
+  detail::throw_invalid("model",
+                        py::isinstance<py::str>(model) ? model.cast<std::string>()
+                                                       : std::string(py::str(py::type::of(model))),
+                        std::string("must be 'gaussian' (or a GaussianModel), 'bernoulli' or "
+                                    "'poisson' for contextual.") +
+                            policy);
+}
+
+template <class Model>
+void bind_glm_policies(py::module_& m, const std::string& suffix) {
+  using sa = cx::ts_sa<Model>;
+  using sgld = cx::ts_sgld<Model>;
+  using laplace = cx::laplace_ts<Model>;
+  bind_contextual_policy<sa>(m, ("TSSA" + suffix).c_str(),
+                             "Contextual TS-SA (docs/contextual.md; C++ contextual::ts_sa<Model>).",
+                             [](Eigen::Index d, Eigen::Index k) { return sa(k, d); });
+  bind_contextual_policy<sgld>(m, ("TSSGLD" + suffix).c_str(),
+                               "Contextual TS-SGLD (C++ contextual::ts_sgld<Model>).",
+                               [](Eigen::Index d, Eigen::Index k) { return sgld(k, d); });
+  bind_contextual_policy<laplace>(m, ("LaplaceTS" + suffix).c_str(),
+                                  "Laplace-approximate TS (C++ contextual::laplace_ts<Model>).",
+                                  [](Eigen::Index d, Eigen::Index k) { return laplace(k, d); });
+}
+
+/// Environments: theta* is d x K (matrix_of refuses a 1-D array).
+template <class Env>
+void bind_contextual_env(py::class_<Env>& cls) {
+  cls.def_property_readonly("num_arms", &Env::num_arms, "K")
+      .def_property_readonly("context_size", &Env::context_size, "d")
+      .def(
+          "next_context",
+          [](Env& e, engine& gen) -> Eigen::VectorXd { return e.next_context(gen); },
+          py::arg("engine"),
+          "Draws the next round's context, which stays current until the next call.")
+      .def(
+          "mean", [](const Env& e, const py::handle& arm) { return e.mean(arm_of(arm)); },
+          py::arg("arm"), "The expected reward of `arm` at the current context.")
+      .def(
+          "pull",
+          [](Env& e, const py::handle& arm, engine& gen) {
+            const Eigen::Index a = arm_of(arm);
+            return e.pull(a, gen);
+          },
+          py::arg("arm"), py::arg("engine"), "A reward of `arm` at the current context.");
+}
+
+}  // namespace
+
+void bind_contextual(py::module_& parent) {
+  py::module_ m = parent.def_submodule(
+      "contextual", "Contextual bandits (docs/contextual.md): a context arrives every round.");
+
+  using linucb = cx::linucb<>;
+  using linear_ts = cx::linear_ts<>;
+  using greedy = cx::epsilon_greedy_ridge<>;
+  bind_contextual_policy<linucb>(m, "LinUCB",
+                                 "LinUCB (Li et al. 2010, disjoint; C++ contextual::linucb).",
+                                 [](Eigen::Index d, Eigen::Index k) { return linucb(k, d); });
+  bind_contextual_policy<linear_ts>(
+      m, "LinearTS",
+      "Linear Thompson sampling (Agrawal and Goyal 2013; C++ contextual::linear_ts).",
+      [](Eigen::Index d, Eigen::Index k) { return linear_ts(k, d); });
+  bind_contextual_policy<greedy>(
+      m, "EpsilonGreedyRidge",
+      "epsilon-greedy over ridge estimates (C++ contextual::epsilon_greedy_ridge).",
+      [](Eigen::Index d, Eigen::Index k) { return greedy(k, d); });
+  bind_contextual_policy<cx::uniform_random>(
+      m, "UniformRandom",
+      "A uniformly random arm each round: the reference (C++ contextual::uniform_random).",
+      [](Eigen::Index d, Eigen::Index k) { return cx::uniform_random(k, d); });
+  bind_glm_policies<gaussian_model>(m, "Gaussian");
+  bind_glm_policies<bernoulli_model>(m, "Bernoulli");
+  bind_glm_policies<poisson_model>(m, "Poisson");
+
+  const cx::linucb_params lud;
+  def_ridge_factory<linucb>(m, "linucb", "alpha", &cx::linucb_params::alpha,
+                            "LinUCB over K arms with contexts of context_size floats (disjoint: a "
+                            "ridge regression per arm, A = I + sum x x^T). alpha = " +
+                                detail::value_text(lud.alpha) +
+                                " multiplies the confidence width (0: greedy).");
+  const cx::linear_ts_params ltd;
+  def_ridge_factory<linear_ts>(m, "linear_ts", "v", &cx::linear_ts_params::v,
+                               "Linear Thompson sampling over K arms (disjoint ridge posteriors; "
+                               "theta ~ N(A^-1 b, v^2 A^-1)). v = " +
+                                   detail::value_text(ltd.v) + ".");
+  const cx::epsilon_greedy_ridge_params egd;
+  def_ridge_factory<greedy>(m, "epsilon_greedy_ridge", "epsilon",
+                            &cx::epsilon_greedy_ridge_params::epsilon,
+                            "epsilon-greedy over K disjoint ridge estimates: a uniformly random "
+                            "arm with probability epsilon = " +
+                                detail::value_text(egd.epsilon) + ", else the best estimate.");
+  m.def(
+      "uniform_random",
+      [](Eigen::Index num_arms, Eigen::Index context_size) {
+        return cx::uniform_random(num_arms, context_size);
+      },
+      py::arg("num_arms"), py::arg("context_size"),
+      "A uniformly random arm each round (the reference a policy must beat).");
+
+  const cx::laplace_ts_params lpd;
+  m.def(
+      "laplace_ts",
+      [](Eigen::Index num_arms, Eigen::Index context_size, const py::object& model,
+         std::optional<double> v, std::optional<double> prior_variance,
+         std::optional<int> newton_max_iterations, std::optional<double> newton_tolerance) {
+        cx::laplace_ts_params p;
+        set_if(p.v, v);
+        set_if(p.prior_variance, prior_variance);
+        set_if(p.newton.max_iterations, newton_max_iterations);
+        set_if(p.newton.tolerance, newton_tolerance);
+        return dispatch_glm(model, "laplace_ts", [&](auto model_value) -> py::object {
+          using Model = decltype(model_value);
+          return py::cast(cx::laplace_ts<Model>(num_arms, context_size, p, model_value));
+        });
+      },
+      py::arg("num_arms"), py::arg("context_size"), py::kw_only(), py::arg("model") = "bernoulli",
+      py::arg("v") = py::none(), py::arg("prior_variance") = py::none(),
+      py::arg("newton_max_iterations") = py::none(), py::arg("newton_tolerance") = py::none(),
+      ("Laplace-approximate Thompson sampling over K arms (a GLM per arm, its MAP by Newton's "
+       "method after every update; theta ~ N(m, v^2 H^-1)). model: 'bernoulli' (logistic), "
+       "'poisson' (log-linear) or 'gaussian' (or GaussianModel(noise_variance)). Omitted keywords "
+       "keep the C++ defaults: v = " +
+       detail::value_text(lpd.v) + ", prior_variance = " + detail::value_text(lpd.prior_variance) +
+       " (the prior N(0, prior_variance I)), "
+       "newton_max_iterations = " +
+       std::to_string(lpd.newton.max_iterations) +
+       ", newton_tolerance = " + detail::value_text(lpd.newton.tolerance) + ".")
+          .c_str());
+
+  const cx::ts_sa_params sad;
+  m.def(
+      "ts_sa",
+      [](Eigen::Index num_arms, Eigen::Index context_size, const py::object& model,
+         std::optional<Eigen::Index> warmup, std::optional<Eigen::Index> window,
+         std::optional<Eigen::Index> inner_steps, std::optional<double> step_size,
+         std::optional<double> temperature, std::optional<double> prior_variance,
+         std::optional<Eigen::Index> refit_per_dimension,
+         std::optional<int> warm_start_max_iterations, std::optional<double> warm_start_tolerance) {
+        cx::ts_sa_params p;
+        apply_langevin(p, warmup, inner_steps, step_size, temperature, prior_variance,
+                       warm_start_max_iterations, warm_start_tolerance);
+        set_if(p.window, window);
+        set_if(p.refit_per_dimension, refit_per_dimension);
+        return dispatch_glm(model, "ts_sa", [&](auto model_value) -> py::object {
+          using Model = decltype(model_value);
+          return py::cast(cx::ts_sa<Model>(num_arms, context_size, p, model_value));
+        });
+      },
+      py::arg("num_arms"), py::arg("context_size"), py::kw_only(), py::arg("model") = "gaussian",
+      py::arg("warmup") = py::none(), py::arg("window") = py::none(),
+      py::arg("inner_steps") = py::none(), py::arg("step_size") = py::none(),
+      py::arg("temperature") = py::none(), py::arg("prior_variance") = py::none(),
+      py::arg("refit_per_dimension") = py::none(),
+      py::arg("warm_start_max_iterations") = py::none(),
+      py::arg("warm_start_tolerance") = py::none(),
+      ("Contextual TS-SA over K arms (Alg. 1 per arm over a GLM, Fisher-preconditioned; "
+       "docs/contextual.md). model: 'gaussian' (or GaussianModel(noise_variance)), 'bernoulli' "
+       "(logistic) or 'poisson' (log-linear). Omitted keywords keep the C++ defaults: warmup "
+       "(Omega) = " +
+       std::to_string(sad.warmup) + ", window (B) = " + std::to_string(sad.window) +
+       ", inner_steps (N) = " + std::to_string(sad.inner_steps) +
+       ", step_size (h) = " + detail::value_text(sad.step_size) +
+       ", temperature (tau) = " + detail::value_text(sad.temperature) +
+       ", prior_variance = " + detail::value_text(sad.prior_variance) +
+       ", refit_per_dimension = " + std::to_string(sad.refit_per_dimension) +
+       ", warm_start_max_iterations = " + std::to_string(sad.warm_start.max_iterations) +
+       ", warm_start_tolerance = " + detail::value_text(sad.warm_start.tolerance) + ".")
+          .c_str());
+
+  const cx::ts_sgld_params sgd;
+  m.def(
+      "ts_sgld",
+      [](Eigen::Index num_arms, Eigen::Index context_size, const py::object& model,
+         std::optional<Eigen::Index> warmup, std::optional<Eigen::Index> batch_size,
+         std::optional<Eigen::Index> inner_steps, std::optional<double> step_size,
+         std::optional<double> temperature, std::optional<double> prior_variance,
+         std::optional<int> warm_start_max_iterations, std::optional<double> warm_start_tolerance) {
+        cx::ts_sgld_params p;
+        apply_langevin(p, warmup, inner_steps, step_size, temperature, prior_variance,
+                       warm_start_max_iterations, warm_start_tolerance);
+        set_if(p.batch_size, batch_size);
+        return dispatch_glm(model, "ts_sgld", [&](auto model_value) -> py::object {
+          using Model = decltype(model_value);
+          return py::cast(cx::ts_sgld<Model>(num_arms, context_size, p, model_value));
+        });
+      },
+      py::arg("num_arms"), py::arg("context_size"), py::kw_only(), py::arg("model") = "gaussian",
+      py::arg("warmup") = py::none(), py::arg("batch_size") = py::none(),
+      py::arg("inner_steps") = py::none(), py::arg("step_size") = py::none(),
+      py::arg("temperature") = py::none(), py::arg("prior_variance") = py::none(),
+      py::arg("warm_start_max_iterations") = py::none(),
+      py::arg("warm_start_tolerance") = py::none(),
+      ("Contextual TS-SGLD over K arms (Langevin moves on a uniform mini-batch of each arm's "
+       "history). model as for ts_sa(). Omitted keywords keep the C++ defaults: warmup = " +
+       std::to_string(sgd.warmup) + ", batch_size = " + std::to_string(sgd.batch_size) +
+       ", inner_steps = " + std::to_string(sgd.inner_steps) +
+       ", step_size (h) = " + detail::value_text(sgd.step_size) +
+       " (stable below 2 / the largest Fisher information "
+       "of one reward: 1 / noise_variance, the mean count for 'poisson'), temperature = " +
+       detail::value_text(sgd.temperature) +
+       ", prior_variance = " + detail::value_text(sgd.prior_variance) + ".")
+          .c_str());
+
+  // ------------------------------------------------------------------------ environments
+  py::class_<linear_gaussian_env> gaussian_env(
+      m, "LinearGaussianEnv",
+      "Rewards <x, theta*_a> + noise_sd N(0, 1) at contexts x = (z, 1), z ~ N(0, I).");
+  gaussian_env.def(
+      py::init([](const py::array_t<double, py::array::forcecast>& theta, double noise_sd) {
+        return cx::make_linear_gaussian_env(matrix_of("theta", theta), noise_sd);
+      }),
+      py::arg("theta"), py::kw_only(), py::arg("noise_sd") = 1.0,
+      "theta: d x K (d >= 2: the last context coordinate is the constant 1), finite.");
+  bind_contextual_env(gaussian_env);
+  gaussian_env.def_property_readonly(
+      "theta", [](const linear_gaussian_env& e) -> Eigen::MatrixXd { return e.theta(); });
+
+  py::class_<logistic_env> logistic(
+      m, "LogisticEnv",
+      "Clicks of probability sigmoid(<x, theta*_a>) at contexts x = (z, 1), z ~ N(0, I).");
+  logistic.def(py::init([](const py::array_t<double, py::array::forcecast>& theta) {
+                 return cx::make_logistic_env(matrix_of("theta", theta));
+               }),
+               py::arg("theta"),
+               "theta: d x K (d >= 2: the last context coordinate is the constant 1), finite.");
+  bind_contextual_env(logistic);
+  logistic.def_property_readonly(
+      "theta", [](const logistic_env& e) -> Eigen::MatrixXd { return e.theta(); });
+
+  py::class_<classification_env> classification(
+      m, "ClassificationEnv",
+      "A classification dataset as a bandit: one arm per class, reward 1 for the label's arm; "
+      "each trial plays the examples in its own random order.");
+  classification.def(
+      py::init([](const py::array_t<double, py::array::forcecast>& features,
+                  const std::vector<Eigen::Index>& labels, Eigen::Index num_classes) {
+        if (features.ndim() != 2)
+          detail::throw_invalid("features.ndim", static_cast<Eigen::Index>(features.ndim()),
+                                "must be 2: n x p, one row per example");
+        const auto x = features.cast<Eigen::MatrixXd>();
+        return classification_env(std::make_shared<const cx::classification_data>(
+            cx::prepare_classification_data(x, labels, num_classes)));
+      }),
+      py::arg("features"), py::arg("labels"), py::arg("num_classes"),
+      "features: n x p (one row per example; standardised, and the constant 1 appended, so "
+      "context_size = p + 1); labels: n ints in [0, num_classes).");
+  bind_contextual_env(classification);
+}
+
+}  // namespace sabandit::python
