@@ -228,6 +228,12 @@ TEST_CASE("a damaged, foreign or impossible stream is rejected and changes nothi
   SECTION("another version or type") {
     check_rejected<format_error>(target, reseal(replaced(good, "sabandit-state 1", "sabandit-state 2")),
                                  "format version 2");
+    // The version is written as save writes it, or refused: not "01", "+1", "1.0" or "1e0".
+    for (const char* written : {"01", "+1", "1.0", "1e0", " 1"}) {
+      check_rejected<format_error>(
+          target, reseal(replaced(good, "sabandit-state 1", std::string("sabandit-state ") + written)),
+          "format version");
+    }
     check_rejected<format_error>(target, "hello\nend 0\n", "not a sabandit state");
     ucb other(3);
     check_rejected<format_error>(other, good, "not 'ucb'");

@@ -260,8 +260,10 @@ class reader : public detail::scoped_names {
     int version = 0;
     const auto parsed =
         std::from_chars(version_text.data(), version_text.data() + version_text.size(), version);
+    // As save writes it: digits without a leading zero ("01" was read as 1).
     if (parsed.ec != std::errc{} || parsed.ptr != version_text.data() + version_text.size() ||
-        version < 1 || version > format_version || version_text.size() == rest.size())
+        version < 1 || version > format_version || version_text.size() == rest.size() ||
+        version_text.front() == '0')
       fail("format version " + detail::printable(version_text, 16) +
            " is not a version this library reads (1 to " + std::to_string(format_version) + ")");
     const std::size_t header_size = magic.size() + version_text.size() + 1;
