@@ -19,6 +19,7 @@
 #include "sabandit/contextual/uniform_random.hpp"
 #include "sabandit/models/bernoulli.hpp"
 #include "sabandit/models/gaussian.hpp"
+#include "sabandit/models/poisson.hpp"
 #include "sabandit/random/bits.hpp"
 #include "sabandit/random/normal.hpp"
 #include "sabandit/state/persist.hpp"
@@ -642,6 +643,27 @@ TEST_CASE("Laplace TS's mode is the MAP and its factor the Hessian there, recomp
     CHECK((L * L.transpose() - H).norm() <= 1e-9 * H.norm());
     CHECK(policy.history(a).size() == static_cast<Eigen::Index>(data[static_cast<std::size_t>(a)].size()));
   }
+}
+
+TEST_CASE("Laplace TS finds a mode far from its start, or says it cannot", "[contextual][laplace]") {
+  // 300 Poisson counts r at one context x: the MAP's eta = x^T m solves 300 (r - e^eta) x = m,
+  // so e^eta = r - |m|^2 / (300 eta) and eta = log r to within 1e-12 relative for r = 1e12
+  // (|m| ~ 20). Newton's first step from m = 0 overshoots eta by ~r, so the backtracking must
+  // shrink it by ~1e-11: a floor of 1e-10 on it returned m = 0, with no error (a probe's
+  // finding). At r = 1e14 the Hessian I + n r x x^T (condition ~1e17) has no Cholesky factor in
+  // doubles: an error naming the cause, not a mode of 0.
+  Eigen::VectorXd x(3);
+  x << 1.0, 0.5, 1.0;
+  xoshiro256pp gen(1);
+  laplace_ts<poisson_model> policy(1, 3);
+  for (int t = 0; t < 300; ++t) policy.update(x, 0, 1e12, gen);
+  CHECK_THAT(x.dot(policy.modes().col(0)), Catch::Matchers::WithinRel(std::log(1e12), 1e-12));
+  laplace_ts<poisson_model> extreme(1, 3);
+  CHECK_THROWS_WITH(
+      [&] {
+        for (int t = 0; t < 300; ++t) extreme.update(x, 0, 1e14, gen);
+      }(),
+      Catch::Contains("Newton's method for the MAP became non-finite"));
 }
 
 TEST_CASE("Laplace TS's regret is sublinear on a logistic problem", "[contextual][laplace][regret]") {

@@ -80,27 +80,28 @@ class glm_map_solver {
       hessian_ *= precision;
       weighted_.noalias() = phis * weights_.asDiagonal();
       hessian_.selfadjointView<Eigen::Lower>().rankUpdate(weighted_);
-      if (!factor.assign(hessian_) || !gradient_.allFinite())
-        throw std::domain_error(
-            "sabandit: Newton's method for the MAP became non-finite; scale the contexts or "
-            "rewards down");
+      if (!factor.assign(hessian_) || !gradient_.allFinite()) throw_non_finite();
       step_ = gradient_;
       factor.solve_in_place(step_);
+      if (!step_.allFinite()) throw_non_finite();
       const double decrement = gradient_.dot(step_);
       if (!(decrement > options.tolerance) || iteration >= options.max_iterations) return iteration;
       // Armijo backtracking; near the optimum (decrement < 1e-8) rounding in F would mislead
-      // it, and the full step is Newton's quadratic convergence.
+      // it, and the full step is Newton's quadratic convergence. t halves until F rises enough
+      // or the step no longer moves theta in doubles: a floor on t (1e-10) stopped short from a
+      // far start, and the solver returned its start as the mode with no error (a probe's 300
+      // Poisson counts of 1e12 from theta = 0 need t = 3e-11 to move eta to log 1e12 = 27.6).
       double t = 1.0;
       if (decrement >= 1e-8) {
-        for (; t > 1e-10; t *= 0.5) {
+        for (;; t *= 0.5) {
           trial_ = theta + t * step_;
+          if (trial_ == theta) return iteration;  // no ascent left at double precision
           const double value = log_posterior(model, data, precision, trial_);
           if (value >= objective + 1e-4 * t * decrement) {
             objective = value;
             break;
           }
         }
-        if (!(t > 1e-10)) return iteration;  // no ascent left at double precision
       }
       theta += t * step_;
       if (decrement < 1e-8) objective = log_posterior(model, data, precision, theta);
@@ -108,6 +109,11 @@ class glm_map_solver {
   }
 
  private:
+  [[noreturn]] static void throw_non_finite() {
+    throw std::domain_error(
+        "sabandit: Newton's method for the MAP became non-finite; scale the contexts or "
+        "rewards down");
+  }
   template <RewardModel Model>
   [[nodiscard]] static double log_posterior(const Model& model, const context_buffer& data,
                                             double precision, const Eigen::VectorXd& theta) {
