@@ -222,6 +222,9 @@ TEST_CASE("A linear problem's contexts end in 1 and its means are g(<x, theta_a>
   CHECK(gaussian.num_arms() == 2);
   CHECK(gaussian.context_size() == 3);
   default_engine gen(5);
+  // No context yet, so no mean: it read 0 and pulled rewards of mean 0 (a probe's finding).
+  CHECK_THROWS_AS(gaussian.mean(0), std::logic_error);
+  CHECK_THROWS_AS(logistic.pull(1, gen), std::logic_error);
   for (int t = 0; t < 20; ++t) {
     const Eigen::VectorXd x = gaussian.next_context(gen);
     CHECK(x(2) == 1.0);
@@ -238,6 +241,29 @@ TEST_CASE("A linear problem's contexts end in 1 and its means are g(<x, theta_a>
   theta(1, 1) = HUGE_VAL;
   CHECK_THAT(message_of([&] { (void)make_logistic_env(theta); }), Catch::Contains("theta(1, 1)"));
   CHECK_THROWS_AS(make_logistic_env(Eigen::MatrixXd::Zero(1, 2)), std::invalid_argument);
+}
+
+TEST_CASE("A linear problem whose <x, theta_a> overflows says so, and keeps its context",
+          "[contextual][envs][errors]") {
+  // theta(:, 0) = (1e308, 1e308): finite, but <x, theta_0> = 1e308 (z + 1) overflows for
+  // z > 0.797 (probability 0.21 a round). The means were then NaN or infinite, and the first
+  // reward said only "p = -nan" (a probe's finding). The context before stays current.
+  Eigen::MatrixXd theta = Eigen::MatrixXd::Constant(2, 2, 1e308);
+  theta(0, 1) = -1e308;
+  auto env = make_logistic_env(theta);
+  default_engine gen(3);
+  Eigen::VectorXd last;  // the last context drawn, none yet
+  std::string message = "(no exception)";
+  for (int t = 0; t < 100 && message == "(no exception)"; ++t) {
+    message = message_of([&] { last = env.next_context(gen); });
+  }
+  CHECK_THAT(message, Catch::Contains("<x, theta(:, ") && Catch::Contains("scale theta down"));
+  if (last.size() == 0) {
+    CHECK_THROWS_AS(env.mean(0), std::logic_error);
+  } else {
+    CHECK(env.context() == last);
+    CHECK(std::isfinite(env.mean(0)));
+  }
 }
 
 TEST_CASE("A linear problem's rewards have its means", "[contextual][envs][statistical]") {

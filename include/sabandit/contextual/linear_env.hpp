@@ -5,6 +5,8 @@
 //    (standardised features, then the constant 1);
 //  - arm a's reward has mean g(<x, theta*_a>): linear-Gaussian (g the identity, Gaussian noise
 //    of a given sd) or logistic (g the sigmoid, Bernoulli rewards).
+#include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -53,7 +55,7 @@ class linear_env {
   /// is not.
   linear_env(Eigen::MatrixXd theta, Rewards rewards)
       : theta_(std::move(theta)), rewards_(std::move(rewards)), x_(theta_.rows()),
-        means_(theta_.cols()) {
+        spare_(theta_.rows()), means_(theta_.cols()) {
     if constexpr (std::same_as<Rewards, gaussian_rewards>)
       detail::require_positive("noise_sd", rewards_.noise_sd);
     detail::require_at_least<Eigen::Index>("theta.rows() (d)", theta_.rows(), 2);
@@ -75,21 +77,38 @@ class linear_env {
   /// theta*, d x K.
   [[nodiscard]] const Eigen::MatrixXd& theta() const noexcept { return theta_; }
 
-  /// Draws x = (z, 1), z ~ N(0, I_{d-1}), with `gen`, and the arms' means at it.
+  /// Draws x = (z, 1), z ~ N(0, I_{d-1}), with `gen`, and the arms' means at it. Throws
+  /// std::domain_error naming the arm when <x, theta*_a> is not finite (a theta* near the
+  /// doubles' limit, whose products overflow: the means were NaN, and the first reward said
+  /// only "p = -nan"); the environment then keeps its previous context.
   template <uniform_random_bit_generator URBG>
   vector_cref next_context(URBG& gen) {
     const Eigen::Index d = context_size();
-    fill_standard_normal(x_.head(d - 1), gen);
-    x_(d - 1) = 1.0;
-    const Eigen::VectorXd eta = theta_.transpose() * x_;
+    Eigen::VectorXd& x = spare_;  // the new context, kept only if every mean is finite
+    fill_standard_normal(x.head(d - 1), gen);
+    x(d - 1) = 1.0;
+    const Eigen::VectorXd eta = theta_.transpose() * x;
+    for (Eigen::Index a = 0; a < num_arms(); ++a) {
+      if (!std::isfinite(eta(a))) {
+        throw std::domain_error("sabandit: linear_env: <x, theta(:, " + std::to_string(a) +
+                                ")> = " + detail::value_text(eta(a)) +
+                                " at this context overflows doubles; scale theta down");
+      }
+    }
+    x_.swap(x);
     for (Eigen::Index a = 0; a < num_arms(); ++a) means_(a) = Rewards::mean_at(eta(a));
+    drawn_ = true;
     return x_;
   }
   /// The current context (zero before the first next_context).
   [[nodiscard]] vector_cref context() const noexcept { return x_; }
-  /// g(<x, theta*_a>) at the current context; std::out_of_range for a bad arm.
+  /// g(<x, theta*_a>) at the current context; std::out_of_range for a bad arm and
+  /// std::logic_error before the first next_context (there is no context: the mean was 0).
   [[nodiscard]] double mean(Eigen::Index arm) const {
     detail::require_arm(arm, num_arms());
+    if (!drawn_) {
+      throw std::logic_error("sabandit: linear_env: no context before the first next_context()");
+    }
     return means_(arm);
   }
   /// The arm of the largest mean at the current context (the lowest index on a tie).
@@ -108,7 +127,9 @@ class linear_env {
   Eigen::MatrixXd theta_;
   Rewards rewards_;
   Eigen::VectorXd x_;
+  Eigen::VectorXd spare_;  // next_context's draw
   Eigen::VectorXd means_;
+  bool drawn_ = false;  // whether next_context has drawn a context
 };
 
 /// Linear-Gaussian rewards <x, theta_a> + noise_sd N(0, 1); noise_sd must be finite and > 0.
