@@ -107,13 +107,17 @@ def _not_picklable(prefix):
 
 # A Python subclass keeps pybind11's way: its own __init__ chain reaches the constructor (and
 # pybind11 says so when it does not); only the sabandit classes themselves build in __new__.
+# Both keep the constructor's docstring, whose first line is its signature: help(NormalEnv)
+# showed only (*args, **kwargs).
 def _constructing(base, raw_init):
+    @_functools.wraps(raw_init)
     def __new__(cls, *args, **kwargs):
         obj = _RAW_NEW(cls)
         if cls is base:
             raw_init(obj, *args, **kwargs)  # the constructor, or a TypeError naming the factory
         return obj
 
+    @_functools.wraps(raw_init)
     def __init__(self, *args, **kwargs):
         if type(self) is not base:
             raw_init(self, *args, **kwargs)

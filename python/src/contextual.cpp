@@ -17,30 +17,82 @@ namespace {
 
 namespace cx = sabandit::contextual;
 
+/// `value` as a numpy array of real numbers with `ndim` dimensions, for the argument `name`
+/// that `what` describes: TypeError for bools, complex numbers, objects and strings (a cast to
+/// float64 took them, complex ones with only a warning), ValueError naming `name.ndim` for
+/// another number of dimensions.
+py::array real_array_of(const std::string& name, const py::handle& value, py::ssize_t ndim,
+                        const char* what) {
+  const py::array array = py::array::ensure(value);
+  if (!array)
+    throw py::type_error("sabandit: " + name + " = " +
+                         sabandit::printable(std::string(py::repr(value))) + " (must be " + what +
+                         ")");
+  const char kind = array.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u')
+    throw py::type_error("sabandit: " + name + " has dtype " +
+                         std::string(py::str(static_cast<const py::handle&>(array.dtype()))) +
+                         " (must hold real numbers: ints or floats)");
+  if (array.ndim() != ndim)
+    detail::throw_invalid(name + ".ndim", static_cast<Eigen::Index>(array.ndim()),
+                          std::string("must be ") + std::to_string(ndim) + ": " + what);
+  return array;
+}
+
+/// A d x K (theta) or n x p (features) matrix argument of real numbers (real_array_of).
+Eigen::MatrixXd real_matrix_of(const std::string& name, const py::handle& value, const char* what) {
+  return real_array_of(name, value, 2, what)
+      .cast<py::array_t<double, py::array::forcecast>>()
+      .cast<Eigen::MatrixXd>();
+}
+
+/// Class labels: a 1-D array-like of integers (not bools, not floats), each as an index.
+std::vector<Eigen::Index> labels_of(const py::handle& value) {
+  const py::array array = real_array_of("labels", value, 1, "a 1-D array of class indices");
+  if (array.dtype().kind() == 'f')
+    throw py::type_error("sabandit: labels has dtype " +
+                         std::string(py::str(static_cast<const py::handle&>(array.dtype()))) +
+                         " (must hold ints: class indices)");
+  const auto values = array.cast<py::array_t<std::int64_t, py::array::forcecast>>();
+  const auto view = values.unchecked<1>();
+  std::vector<Eigen::Index> labels(static_cast<std::size_t>(view.shape(0)));
+  for (py::ssize_t i = 0; i < view.shape(0); ++i) labels[static_cast<std::size_t>(i)] = view(i);
+  return labels;
+}
+
+/// A float argument of an environment: any real number but a bool (as the functions' floats).
+double real_of(const char* name, const py::handle& value) {
+  if (is_bool(value))
+    throw py::type_error(std::string("sabandit: ") + name + " = " + std::string(py::repr(value)) +
+                         " (must be a number, not a bool)");
+  const double x = PyFloat_AsDouble(value.ptr());
+  if (x == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::type_error(std::string("sabandit: ") + name + " = " +
+                         sabandit::printable(std::string(py::repr(value))) + " (must be a number)");
+  }
+  return x;
+}
+
+/// An int keyword of a C++ int member (the Newton iterations): ValueError naming it past int's
+/// range, where pybind11 said only "incompatible function arguments".
+std::optional<int> int_keyword(const char* name, std::optional<Eigen::Index> value) {
+  if (!value) return std::nullopt;
+  if (*value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max())
+    detail::throw_invalid(name, *value, "must be at most 2147483647");
+  return static_cast<int>(*value);
+}
+
 /// A context from Python: a 1-D array-like of real numbers (a list, a numpy array of ints or
 /// floats), copied. A 2-D array (a batch, or a column vector), bools and complex numbers are
 /// refused by name, where a cast to float64 would take them; the policy then checks its size
 /// and that it is finite (require_context: ValueError naming context).
 Eigen::VectorXd context_of(const py::handle& context) {
-  const auto shown = [&] { return sabandit::printable(std::string(py::repr(context))); };
-  py::array array;
-  try {
-    array = py::array::ensure(context);
-  } catch (const py::error_already_set&) {
-    array = py::array();
-  }
-  if (!array)
-    throw py::type_error("sabandit: context = " + shown() + " (must be a 1-D array of floats)");
-  const char kind = array.dtype().kind();
-  if (kind != 'f' && kind != 'i' && kind != 'u')
-    throw py::type_error("sabandit: context has dtype " +
-                         std::string(py::str(static_cast<const py::handle&>(array.dtype()))) +
-                         " (must hold real numbers: ints or floats)");
-  if (array.ndim() != 1)
-    detail::throw_invalid("context.ndim", static_cast<Eigen::Index>(array.ndim()),
-                          "must be 1: one round's context, context_size floats (select and "
-                          "update take one context, not a batch)");
-  const auto values = py::array_t<double, py::array::forcecast>::ensure(array);
+  const auto values =
+      real_array_of("context", context, 1,
+                    "one round's context, a 1-D array of context_size numbers (select and "
+                    "update take one context, not a batch)")
+          .cast<py::array_t<double, py::array::forcecast>>();
   const auto view = values.unchecked<1>();
   Eigen::VectorXd x(view.shape(0));
   for (py::ssize_t i = 0; i < view.shape(0); ++i) x(i) = view(i);
@@ -210,14 +262,15 @@ template <class Params>
 void apply_langevin(Params& p, std::optional<Eigen::Index> warmup,
                     std::optional<Eigen::Index> inner_steps, std::optional<double> step_size,
                     std::optional<double> temperature, std::optional<double> prior_variance,
-                    std::optional<int> warm_start_max_iterations,
+                    std::optional<Eigen::Index> warm_start_max_iterations,
                     std::optional<double> warm_start_tolerance) {
   set_if(p.warmup, warmup);
   set_if(p.inner_steps, inner_steps);
   set_if(p.step_size, step_size);
   set_if(p.temperature, temperature);
   set_if(p.prior_variance, prior_variance);
-  set_if(p.warm_start.max_iterations, warm_start_max_iterations);
+  set_if(p.warm_start.max_iterations,
+         int_keyword("warm_start_max_iterations", warm_start_max_iterations));
   set_if(p.warm_start.tolerance, warm_start_tolerance);
 }
 
@@ -225,6 +278,17 @@ void apply_langevin(Params& p, std::optional<Eigen::Index> warmup,
 /// 'poisson'. ValueError for another (the contextual policies are GLMs of these three).
 template <class F>
 py::object dispatch_glm(const py::object& model, const char* policy, F&& f) {
+  const auto refuse = [&](const std::string& shown) {
+    detail::throw_invalid("model", shown,
+                          std::string("must be 'gaussian' (or a GaussianModel), 'bernoulli' or "
+                                      "'poisson' for contextual.") +
+                              policy);
+  };
+  // A name is read here, not by kind_of, whose message lists the multi-armed models.
+  if (py::isinstance<py::str>(model)) {
+    const auto name = model.cast<std::string>();
+    if (name != "gaussian" && name != "bernoulli" && name != "poisson") refuse(name);
+  }
   switch (kind_of(model)) {
     case model_kind::gaussian:
       return f(gaussian_of(model));
@@ -236,12 +300,8 @@ py::object dispatch_glm(const py::object& model, const char* policy, F&& f) {
     case model_kind::python:
       break;
   }
-  detail::throw_invalid("model",
-                        py::isinstance<py::str>(model) ? model.cast<std::string>()
-                                                       : std::string(py::str(py::type::of(model))),
-                        std::string("must be 'gaussian' (or a GaussianModel), 'bernoulli' or "
-                                    "'poisson' for contextual.") +
-                            policy);
+  refuse(std::string(py::str(py::type::of(model))));
+  std::abort();  // refuse throws
 }
 
 template <class Model>
@@ -283,6 +343,9 @@ void bind_contextual_env(py::class_<Env>& cls) {
 }
 
 }  // namespace
+
+/// How real_matrix_of's messages describe theta*.
+constexpr const char* kThetaShape = "a d x K array of numbers (K arms of d = 1: reshape(1, K))";
 
 void bind_contextual(py::module_& parent) {
   py::module_ m = parent.def_submodule(
@@ -340,11 +403,13 @@ void bind_contextual(py::module_& parent) {
       "laplace_ts",
       [](Eigen::Index num_arms, Eigen::Index context_size, const py::object& model,
          std::optional<double> v, std::optional<double> prior_variance,
-         std::optional<int> newton_max_iterations, std::optional<double> newton_tolerance) {
+         std::optional<Eigen::Index> newton_max_iterations,
+         std::optional<double> newton_tolerance) {
         cx::laplace_ts_params p;
         set_if(p.v, v);
         set_if(p.prior_variance, prior_variance);
-        set_if(p.newton.max_iterations, newton_max_iterations);
+        set_if(p.newton.max_iterations,
+               int_keyword("newton_max_iterations", newton_max_iterations));
         set_if(p.newton.tolerance, newton_tolerance);
         return dispatch_glm(model, "laplace_ts", [&](auto model_value) -> py::object {
           using Model = decltype(model_value);
@@ -373,7 +438,8 @@ void bind_contextual(py::module_& parent) {
          std::optional<Eigen::Index> inner_steps, std::optional<double> step_size,
          std::optional<double> temperature, std::optional<double> prior_variance,
          std::optional<Eigen::Index> refit_per_dimension,
-         std::optional<int> warm_start_max_iterations, std::optional<double> warm_start_tolerance) {
+         std::optional<Eigen::Index> warm_start_max_iterations,
+         std::optional<double> warm_start_tolerance) {
         cx::ts_sa_params p;
         apply_langevin(p, warmup, inner_steps, step_size, temperature, prior_variance,
                        warm_start_max_iterations, warm_start_tolerance);
@@ -412,7 +478,8 @@ void bind_contextual(py::module_& parent) {
          std::optional<Eigen::Index> warmup, std::optional<Eigen::Index> batch_size,
          std::optional<Eigen::Index> inner_steps, std::optional<double> step_size,
          std::optional<double> temperature, std::optional<double> prior_variance,
-         std::optional<int> warm_start_max_iterations, std::optional<double> warm_start_tolerance) {
+         std::optional<Eigen::Index> warm_start_max_iterations,
+         std::optional<double> warm_start_tolerance) {
         cx::ts_sgld_params p;
         apply_langevin(p, warmup, inner_steps, step_size, temperature, prior_variance,
                        warm_start_max_iterations, warm_start_tolerance);
@@ -443,12 +510,14 @@ void bind_contextual(py::module_& parent) {
   py::class_<linear_gaussian_env> gaussian_env(
       m, "LinearGaussianEnv",
       "Rewards <x, theta*_a> + noise_sd N(0, 1) at contexts x = (z, 1), z ~ N(0, I).");
-  gaussian_env.def(
-      py::init([](const py::array_t<double, py::array::forcecast>& theta, double noise_sd) {
-        return cx::make_linear_gaussian_env(matrix_of("theta", theta), noise_sd);
-      }),
-      py::arg("theta"), py::kw_only(), py::arg("noise_sd") = 1.0,
-      "theta: d x K (d >= 2: the last context coordinate is the constant 1), finite.");
+  gaussian_env.def(py::init([](const py::handle& theta, const py::handle& noise_sd) {
+                     return cx::make_linear_gaussian_env(
+                         real_matrix_of("theta", theta, kThetaShape),
+                         real_of("noise_sd", noise_sd));
+                   }),
+                   py::arg("theta"), py::kw_only(), py::arg("noise_sd") = 1.0,
+                   "theta: a d x K array of finite numbers (d >= 2: the last context coordinate is the "
+      "constant 1); noise_sd: a float > 0, a keyword.");
   bind_contextual_env(gaussian_env);
   gaussian_env.def_property_readonly(
       "theta", [](const linear_gaussian_env& e) -> Eigen::MatrixXd { return e.theta(); });
@@ -456,11 +525,12 @@ void bind_contextual(py::module_& parent) {
   py::class_<logistic_env> logistic(
       m, "LogisticEnv",
       "Clicks of probability sigmoid(<x, theta*_a>) at contexts x = (z, 1), z ~ N(0, I).");
-  logistic.def(py::init([](const py::array_t<double, py::array::forcecast>& theta) {
-                 return cx::make_logistic_env(matrix_of("theta", theta));
+  logistic.def(py::init([](const py::handle& theta) {
+                 return cx::make_logistic_env(real_matrix_of("theta", theta, kThetaShape));
                }),
                py::arg("theta"),
-               "theta: d x K (d >= 2: the last context coordinate is the constant 1), finite.");
+               "theta: a d x K array of finite numbers (d >= 2: the last context coordinate is the "
+               "constant 1).");
   bind_contextual_env(logistic);
   logistic.def_property_readonly(
       "theta", [](const logistic_env& e) -> Eigen::MatrixXd { return e.theta(); });
@@ -470,18 +540,19 @@ void bind_contextual(py::module_& parent) {
       "A classification dataset as a bandit: one arm per class, reward 1 for the label's arm; "
       "each trial plays the examples in its own random order.");
   classification.def(
-      py::init([](const py::array_t<double, py::array::forcecast>& features,
-                  const std::vector<Eigen::Index>& labels, Eigen::Index num_classes) {
-        if (features.ndim() != 2)
-          detail::throw_invalid("features.ndim", static_cast<Eigen::Index>(features.ndim()),
-                                "must be 2: n x p, one row per example");
-        const auto x = features.cast<Eigen::MatrixXd>();
+      py::init([](const py::handle& features, const py::handle& labels,
+                  const py::handle& num_classes) {
+        const Eigen::MatrixXd x =
+            real_matrix_of("features", features, "an n x p array of numbers, one row per example");
+        const auto k = static_cast<Eigen::Index>(unsigned_of("num_classes", num_classes, 62));
         return classification_env(std::make_shared<const cx::classification_data>(
-            cx::prepare_classification_data(x, labels, num_classes)));
+            cx::prepare_classification_data(x, labels_of(labels), k)));
       }),
       py::arg("features"), py::arg("labels"), py::arg("num_classes"),
-      "features: n x p (one row per example; standardised, and the constant 1 appended, so "
-      "context_size = p + 1); labels: n ints in [0, num_classes).");
+      "features: an n x p array of finite numbers, one row per example (standardised, and the "
+      "constant 1 appended, so context_size = p + 1); labels: n ints in [0, num_classes); "
+      "num_classes: an int >= 2. Each trial plays the rows in a random order of its own, and a "
+      "new one after every n rounds.");
   bind_contextual_env(classification);
 }
 

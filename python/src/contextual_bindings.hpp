@@ -2,6 +2,8 @@
 // Shared pieces of the contextual bindings (contextual.cpp, contextual_simulations.cpp): the
 // environment types, which policy plays which environment, and the simulation that
 // contextual_simulations.cpp compiles for each pair.
+#include <cstdlib>
+#include <limits>
 #include <sabandit/contextual/classification_env.hpp>
 #include <sabandit/contextual/linear_env.hpp>
 #include <sabandit/contextual/policies.hpp>
