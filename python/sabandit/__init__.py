@@ -101,26 +101,31 @@ def _no_setstate(self, state):
 # a ModelCheckReport or a contextual environment, and loading it aborted the interpreter.
 def _not_picklable(prefix):
     def __reduce_ex__(self, protocol):
-        raise TypeError(f"cannot pickle '{prefix}{type(self).__name__}' object")
+        cls = type(self)
+        if cls.__reduce__ is not object.__reduce__:  # a Python subclass's own way to pickle
+            return self.__reduce__()
+        name = (f"{prefix}{cls.__name__}" if cls.__module__.startswith("sabandit")
+                else f"{cls.__module__}.{cls.__qualname__}")
+        raise TypeError(f"cannot pickle '{name}' object")
     return __reduce_ex__
 
 
 # A Python subclass keeps pybind11's way: its own __init__ chain reaches the constructor (and
 # pybind11 says so when it does not); only the sabandit classes themselves build in __new__.
 # Both keep the constructor's docstring, whose first line is its signature: help(NormalEnv)
-# showed only (*args, **kwargs).
+# showed only (*args, **kwargs). Only the docstring: functools.wraps's __wrapped__ led
+# inspect.signature to pybind11's built-in, which has none (ValueError; a review's finding).
 def _constructing(base, raw_init):
-    @_functools.wraps(raw_init)
     def __new__(cls, *args, **kwargs):
         obj = _RAW_NEW(cls)
         if cls is base:
             raw_init(obj, *args, **kwargs)  # the constructor, or a TypeError naming the factory
         return obj
 
-    @_functools.wraps(raw_init)
     def __init__(self, *args, **kwargs):
         if type(self) is not base:
             raw_init(self, *args, **kwargs)
+    __new__.__doc__ = __init__.__doc__ = raw_init.__doc__
     return staticmethod(__new__), __init__
 
 
@@ -153,6 +158,7 @@ def _reseeding_init(self, *args, **kwargs):
         _ENGINE_INIT(self, *args, **kwargs)
 
 
+_reseeding_init.__doc__ = _ENGINE_INIT.__doc__
 Engine.__init__ = _reseeding_init
 
 

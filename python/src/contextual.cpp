@@ -67,9 +67,13 @@ double real_of(const char* name, const py::handle& value) {
                          " (must be a number, not a bool)");
   const double x = PyFloat_AsDouble(value.ptr());
   if (x == -1.0 && PyErr_Occurred()) {
+    const bool too_large = PyErr_ExceptionMatches(PyExc_OverflowError) != 0;  // 10**400
     PyErr_Clear();
-    throw py::type_error(std::string("sabandit: ") + name + " = " +
-                         sabandit::printable(std::string(py::repr(value))) + " (must be a number)");
+    const std::string shown = sabandit::printable(std::string(py::repr(value)));
+    if (too_large)
+      throw py::value_error(std::string("sabandit: invalid argument: ") + name + " = " + shown +
+                            " (beyond a double's range)");
+    throw py::type_error(std::string("sabandit: ") + name + " = " + shown + " (must be a number)");
   }
   return x;
 }
@@ -79,7 +83,7 @@ double real_of(const char* name, const py::handle& value) {
 std::optional<int> int_keyword(const char* name, std::optional<Eigen::Index> value) {
   if (!value) return std::nullopt;
   if (*value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max())
-    detail::throw_invalid(name, *value, "must be at most 2147483647");
+    detail::throw_invalid(name, *value, "must be in [1, 2147483647]");
   return static_cast<int>(*value);
 }
 
@@ -216,7 +220,10 @@ py::class_<P> bind_contextual_policy(py::module_& m, const char* name, const cha
                                     record_points};
             return with_contextual_env(env, [&](const auto& e) -> py::tuple {
               if constexpr (contextually_simulated<P, std::decay_t<decltype(e)>>) {
-                return result_tuple(simulate_contextual_copies(copy_of(p), e, config));
+                // Copies of both, made under the GIL: the run's threads read them without it,
+                // while another Python thread may draw the next context from `env`.
+                const auto env_copy = e;
+                return result_tuple(simulate_contextual_copies(copy_of(p), env_copy, config));
               } else {
                 throw py::type_error(
                     "sabandit: " + std::string(py::str(py::type::of(env))) +
@@ -327,9 +334,13 @@ void bind_contextual_env(py::class_<Env>& cls) {
       .def_property_readonly("context_size", &Env::context_size, "d")
       .def(
           "next_context",
-          [](Env& e, engine& gen) -> Eigen::VectorXd { return e.next_context(gen); },
+          [](Env& e, engine& gen) {
+            return drawing_on_success(
+                gen, [&](engine& g) -> Eigen::VectorXd { return e.next_context(g); });
+          },
           py::arg("engine"),
-          "Draws the next round's context, which stays current until the next call.")
+          "Draws the next round's context, which stays current until the next call (the engine "
+          "is unchanged if it raises).")
       .def(
           "mean", [](const Env& e, const py::handle& arm) { return e.mean(arm_of(arm)); },
           py::arg("arm"), "The expected reward of `arm` at the current context.")
@@ -337,7 +348,7 @@ void bind_contextual_env(py::class_<Env>& cls) {
           "pull",
           [](Env& e, const py::handle& arm, engine& gen) {
             const Eigen::Index a = arm_of(arm);
-            return e.pull(a, gen);
+            return drawing_on_success(gen, [&](engine& g) { return e.pull(a, g); });
           },
           py::arg("arm"), py::arg("engine"), "A reward of `arm` at the current context.");
 }

@@ -224,6 +224,7 @@ TEST_CASE("A linear problem's contexts end in 1 and its means are g(<x, theta_a>
   default_engine gen(5);
   // No context yet, so no mean: it read 0 and pulled rewards of mean 0 (a probe's finding).
   CHECK_THROWS_AS(gaussian.mean(0), std::logic_error);
+  CHECK_THROWS_AS(gaussian.best_arm(), std::logic_error);
   CHECK_THROWS_AS(logistic.pull(1, gen), std::logic_error);
   for (int t = 0; t < 20; ++t) {
     const Eigen::VectorXd x = gaussian.next_context(gen);

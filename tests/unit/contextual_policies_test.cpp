@@ -664,6 +664,18 @@ TEST_CASE("Laplace TS finds a mode far from its start, or says it cannot", "[con
         for (int t = 0; t < 300; ++t) extreme.update(x, 0, 1e14, gen);
       }(),
       Catch::Contains("Newton's method for the MAP became non-finite"));
+  // A Gaussian reward of 1e150 at noise variance 1e-10: F(0) = -(1e150)^2 / 2e-10 is -inf and
+  // the decrement inf, so no Armijo test could pass; the start came back as the mode (a
+  // review's finding). At noise variance s2 = 1e-5 the mode is found: under the prior N(0, I)
+  // the MAP of one reward r is m = x r / (s2 + |x|^2), so <x, m> = r / (1 + s2 / |x|^2).
+  laplace_ts<gaussian_model> beyond(1, 3, {}, gaussian_model(1e-10));
+  CHECK_THROWS_WITH(beyond.update(x, 0, 1e150, gen),
+                    Catch::Contains("Newton's method for the MAP became non-finite"));
+  CHECK(beyond.modes().col(0).isZero());  // unchanged
+  laplace_ts<gaussian_model> within(1, 3, {}, gaussian_model(1e-5));
+  within.update(x, 0, 1e150, gen);
+  CHECK_THAT(x.dot(within.modes().col(0)),
+             Catch::Matchers::WithinRel(1e150 / (1.0 + 1e-5 / x.squaredNorm()), 1e-9));
 }
 
 TEST_CASE("Laplace TS's regret is sublinear on a logistic problem", "[contextual][laplace][regret]") {

@@ -83,14 +83,20 @@ class glm_map_solver {
       if (!factor.assign(hessian_) || !gradient_.allFinite()) throw_non_finite();
       step_ = gradient_;
       factor.solve_in_place(step_);
-      if (!step_.allFinite()) throw_non_finite();
       const double decrement = gradient_.dot(step_);
+      // A NaN objective or an infinite decrement makes every Armijo test false (-inf + inf is
+      // NaN), and the start would come back as the mode: the data is beyond doubles (a review's
+      // finding: a Gaussian reward of 1e150 at noise variance 1e-10, whose F is -inf).
+      if (!step_.allFinite() || !std::isfinite(decrement) || std::isnan(objective))
+        throw_non_finite();
       if (!(decrement > options.tolerance) || iteration >= options.max_iterations) return iteration;
       // Armijo backtracking; near the optimum (decrement < 1e-8) rounding in F would mislead
       // it, and the full step is Newton's quadratic convergence. t halves until F rises enough
       // or the step no longer moves theta in doubles: a floor on t (1e-10) stopped short from a
       // far start, and the solver returned its start as the mode with no error (a probe's 300
       // Poisson counts of 1e12 from theta = 0 need t = 3e-11 to move eta to log 1e12 = 27.6).
+      // t * step underflows to 0 after at most 1,075 halvings, so the search ends; where the old
+      // floor found its point (t >= 1e-10) the loop is the same, hence the same bits.
       double t = 1.0;
       if (decrement >= 1e-8) {
         for (;; t *= 0.5) {

@@ -106,13 +106,13 @@ class linear_env {
   /// std::logic_error before the first next_context (there is no context: the mean was 0).
   [[nodiscard]] double mean(Eigen::Index arm) const {
     detail::require_arm(arm, num_arms());
-    if (!drawn_) {
-      throw std::logic_error("sabandit: linear_env: no context before the first next_context()");
-    }
+    require_context();
     return means_(arm);
   }
-  /// The arm of the largest mean at the current context (the lowest index on a tie).
+  /// The arm of the largest mean at the current context (the lowest index on a tie);
+  /// std::logic_error before the first next_context, as mean.
   [[nodiscard]] Eigen::Index best_arm() const {
+    require_context();
     Eigen::Index best = 0;
     means_.maxCoeff(&best);
     return best;
@@ -124,6 +124,12 @@ class linear_env {
   }
 
  private:
+  void require_context() const {
+    if (!drawn_) {
+      throw std::logic_error("sabandit: linear_env: no context before the first next_context()");
+    }
+  }
+
   Eigen::MatrixXd theta_;
   Rewards rewards_;
   Eigen::VectorXd x_;
