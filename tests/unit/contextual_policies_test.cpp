@@ -883,8 +883,11 @@ TEST_CASE("contextual TS-SA rejects bad parameters by name", "[contextual][ts_sa
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.warmup = 0}), Catch::Contains("warmup (Omega) = 0"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.window = 0}), Catch::Contains("window (B) = 0"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.inner_steps = 0}), Catch::Contains("inner_steps (N) = 0"));
-  CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.step_size = 0.0}), Catch::Contains("step_size (h) = 0"));
-  CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.step_size = 1e-300}), Catch::Contains("step_size (h) = 1e-300"));
+  // One range for h however it is out of it.
+  for (const double h : {0.0, 1e-300, 2e6})
+    CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.step_size = h}),
+                      Catch::Contains("step_size (h) = " + sabandit::detail::value_text(h) +
+                                      " (must be in [1e-100, 1e6])"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.temperature = -1.0}), Catch::Contains("temperature (tau) = -1"));
   CHECK_THROWS_WITH(contextual::ts_sa<>(2, 3, {.prior_variance = 1e200}), Catch::Contains("prior_variance = 1e+200"));
   // The warm start's options by the member's own name (a newcomer's probe: they were named

@@ -98,8 +98,8 @@ struct ts_sa_params {
   Eigen::Index warmup = 1;       ///< Omega >= 1: pulls of each arm before its chain starts
   Eigen::Index window = 1;       ///< B >= 1: the recent pairs in line 8's gradient
   Eigen::Index inner_steps = 1;  ///< N >= 1: Langevin + SA moves per update
-  /// h in (0, 1e6]: line 8's step; gamma_n = 1 / (h (n + 1)) keeps the drift a Newton step, and
-  /// the average keeps 2 / h of the posterior variance as jitter.
+  /// h in [1e-100, 1e6]: line 8's step; gamma_n = 1 / (h (n + 1)) keeps the drift a Newton
+  /// step, and the average keeps 2 / h of the posterior variance as jitter.
   double step_size = 100.0;
   double temperature = 1.0;      ///< tau in [1e-100, 1e100]: line 4's variance factor
   double prior_variance = 1.0;   ///< in [1e-100, 1e100]: the prior N(0, this I); lambda0 = 1 / this
@@ -117,10 +117,13 @@ struct ts_sa_params {
   }
   /// Throws std::invalid_argument naming a bad member.
   void validate() const {
-    validate_langevin(*this);
     // h is also c2 of the schedule gamma_n = 1 / (h (n + 1)): at least 1e-100, named as h (a
     // probe's h = 1e-300 was refused as polynomial_decay.c2, a name the caller never wrote).
-    detail::require_scale("step_size (h)", step_size);
+    // One range in one message, checked first: h = 0 and h = 1e-320 were refused with two
+    // different ranges, (0, 1e6] and [1e-100, 1e100] (another probe's finding).
+    if (!(step_size >= bounds::min_scale && step_size <= bounds::step_size))
+      detail::throw_invalid("step_size (h)", step_size, "must be in [1e-100, 1e6]");
+    validate_langevin(*this);
     detail::require_at_least<Eigen::Index>("window (B)", window, 1);
     detail::require_at_least<Eigen::Index>("refit_per_dimension", refit_per_dimension, 0);
   }
