@@ -23,6 +23,14 @@ namespace cx = sabandit::contextual;
 /// another number of dimensions.
 py::array real_array_of(const std::string& name, const py::handle& value, py::ssize_t ndim,
                         const char* what) {
+  // numpy.asarray drops a masked array's mask, and the masked values were used (a probe's
+  // finding): refused, since no mask has a meaning here.
+  static const py::handle masked =  // numpy is loaded with the module; never released
+      py::object(py::module_::import("numpy.ma").attr("MaskedArray")).release();
+  if (py::isinstance(value, masked))
+    throw py::type_error("sabandit: " + name +
+                         " is a masked array: fill or drop the masked entries (the mask would be "
+                         "ignored)");
   const py::array array = py::array::ensure(value);
   if (!array)
     throw py::type_error("sabandit: " + name + " = " +
@@ -35,7 +43,11 @@ py::array real_array_of(const std::string& name, const py::handle& value, py::ss
                          " (must hold real numbers: ints or floats)");
   if (array.ndim() != ndim)
     detail::throw_invalid(name + ".ndim", static_cast<Eigen::Index>(array.ndim()),
-                          std::string("must be ") + std::to_string(ndim) + ": " + what);
+                          std::string("must be ") + std::to_string(ndim) + ": " + what +
+                              (array.ndim() == 0 && name == "context"
+                                   ? "; update takes (context, arm, reward, engine), the context "
+                                     "first, as C++'s"
+                                   : ""));
   return array;
 }
 
@@ -49,7 +61,7 @@ Eigen::MatrixXd real_matrix_of(const std::string& name, const py::handle& value,
 /// Class labels: a 1-D array-like of integers (not bools, not floats), each as an index.
 std::vector<Eigen::Index> labels_of(const py::handle& value) {
   const py::array array = real_array_of("labels", value, 1, "a 1-D array of class indices");
-  if (array.dtype().kind() == 'f')
+  if (array.dtype().kind() == 'f' && array.size() > 0)  // [] is float64: the sizes are named
     throw py::type_error("sabandit: labels has dtype " +
                          std::string(py::str(static_cast<const py::handle&>(array.dtype()))) +
                          " (must hold ints: class indices)");
@@ -239,6 +251,12 @@ py::class_<P> bind_contextual_policy(py::module_& m, const char* name, const cha
         "scores", [](const P& p) -> Eigen::ArrayXd { return p.scores(); },
         "The scores of the last select: each arm's index or sampled score.");
   }
+  if constexpr (requires(const P& p) { p.model(); }) {
+    cls.def_property_readonly(
+        "model", [](const P& p) { return p.model(); },
+        "The reward model (GaussianModel(noise_variance), BernoulliModel() or PoissonModel()), "
+        "which restore() replaces with the saved one.");
+  }
   if constexpr (requires(const P& p) { p.parameters(); }) {
     cls.def_property_readonly(
         "parameters", [](const P& p) { return parameters_dict(p.parameters()); },
@@ -307,7 +325,7 @@ py::object dispatch_glm(const py::object& model, const char* policy, F&& f) {
     case model_kind::python:
       break;
   }
-  refuse(std::string(py::str(py::type::of(model))));
+  refuse(std::string(py::str(py::type::of(model).attr("__name__"))));
   std::abort();  // refuse throws
 }
 
@@ -532,6 +550,8 @@ void bind_contextual(py::module_& parent) {
   bind_contextual_env(gaussian_env);
   gaussian_env.def_property_readonly(
       "theta", [](const linear_gaussian_env& e) -> Eigen::MatrixXd { return e.theta(); });
+  gaussian_env.def_property_readonly(
+      "noise_sd", [](const linear_gaussian_env& e) { return e.rewards().noise_sd; });
 
   py::class_<logistic_env> logistic(
       m, "LogisticEnv",

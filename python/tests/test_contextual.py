@@ -102,6 +102,11 @@ def test_keywords_default_to_the_cpp_parameters():
             sa["prior_variance"], sa["refit_per_dimension"]) == (1, 1, 1, 100.0, 1.0, 1.0, 2)
     sgld = contextual.ts_sgld(2, 3).parameters
     assert (sgld["batch_size"], sgld["step_size"], sgld["temperature"]) == (32, 0.1, 1.0)
+    policy = contextual.ts_sa(2, 3, model=sabandit.GaussianModel(4.0))
+    assert policy.model.noise_variance == 4.0
+    other = contextual.ts_sa(2, 3)
+    other.restore(policy.save())  # restore takes the saved model too
+    assert other.model.noise_variance == 4.0
     p = contextual.ts_sa(2, 3, model="poisson", temperature=0.1, window=4).parameters
     assert (p["temperature"], p["window"]) == (0.1, 4)
     for make, cls in ((lambda m: contextual.ts_sa(2, 3, model=m), "TSSA"),
@@ -163,6 +168,10 @@ def test_a_refused_call_changes_nothing(case):
         (lambda: policy.select(np.zeros(d, dtype=bool), gen), TypeError, "dtype bool"),
         (lambda: policy.select(np.zeros(d, dtype=complex), gen), TypeError, "dtype complex128"),
         (lambda: policy.select("abc", gen), TypeError, "context"),
+        (lambda: policy.select(np.ma.masked_array(good, mask=[True] + [False] * (d - 1)), gen),
+         TypeError, "context is a masked array"),
+        (lambda: policy.update(0, good, 1.0, gen), ValueError,
+         "update takes (context, arm, reward, engine)"),
         (lambda: policy.update(good, policy.num_arms, 1.0, gen), IndexError, "arm"),
         (lambda: policy.update(good, True, 1.0, gen), TypeError, "arm = True"),
         (lambda: policy.update(good, 0, math.inf, gen), ValueError, "reward"),
@@ -328,6 +337,14 @@ def test_environments_check_their_data():
         before = gen.save()
     else:
         pytest.fail("no context overflowed in 100 draws (probability 0.79 each)")
+    with pytest.raises(ValueError, match=re.escape("features.rows() (examples) = 0")):
+        contextual.ClassificationEnv(np.zeros((0, 2)), [], 2)
+    with pytest.raises(ValueError, match=re.escape("model = ExponentialModel (must be")):
+        contextual.ts_sa(2, 3, model=sabandit.ExponentialModel())
+    assert contextual.LinearGaussianEnv(THETA, noise_sd=0.5).noise_sd == 0.5
+    # LinUCB's width at a context of 1e200 is inf on every arm: named, not a random arm.
+    with pytest.raises(ValueError, match=re.escape("the score of arm 0 at this context is inf")):
+        contextual.linucb(2, 2).select([1e200, 1.0], sabandit.Engine(1))
     # No context yet, so no mean and no reward (they were 0).
     for env in (contextual.LogisticEnv(THETA), dataset()):
         with pytest.raises(RuntimeError, match="before the first next_context"):

@@ -500,6 +500,14 @@ TEST_CASE("a contextual select whose score is NaN throws and changes nothing",
     CHECK((policy.scores() == scores).all());
     CHECK(policy.select(Eigen::VectorXd::Constant(1, 1.0), gen) < 3);
   }
+  SECTION("LinUCB with alpha = 1: an infinite width, on every arm") {
+    // Every arm scored inf, and the tie rule played one at random (a probe's finding).
+    contextual::linucb<> policy(3, 2);
+    const std::string before = test_state::saved(policy);
+    CHECK_THROWS_WITH(policy.select(Eigen::Vector2d(1e200, 1.0), gen),
+                      Catch::Contains("the score of arm 0 at this context is inf"));
+    CHECK(test_state::saved(policy) == before);
+  }
   // Pairs that put both coordinates of theta well above 1.8 (ridge: 4 x 10 / (1 + 4) = 8 for
   // linear TS), so that at x = (1e308, -1e308) the mean score <x, theta> is inf - inf whatever
   // the noise.

@@ -76,6 +76,8 @@ class linear_env {
   [[nodiscard]] Eigen::Index context_size() const noexcept { return theta_.rows(); }
   /// theta*, d x K.
   [[nodiscard]] const Eigen::MatrixXd& theta() const noexcept { return theta_; }
+  /// How rewards are drawn around the means (gaussian_rewards' noise_sd).
+  [[nodiscard]] const Rewards& rewards() const noexcept { return rewards_; }
 
   /// Draws x = (z, 1), z ~ N(0, I_{d-1}), with `gen`, and the arms' means at it. Throws
   /// std::domain_error naming the arm when <x, theta*_a> is not finite (a theta* near the

@@ -67,17 +67,23 @@ class policy_core {
         params_(validated(p)) {}
 
   /// Checks x, sets scores(a) = score(a, phi(x, a), block of a) for every arm in arm order,
-  /// and returns the argmax with random ties. A score that is NaN (an overflow at an extreme
-  /// context: 0 x inf, inf - inf), which no argmax can rank, throws std::domain_error naming
-  /// the arm, and scores() keeps the last select's: the scores are made aside.
+  /// and returns the argmax with random ties. A score that is not finite (an overflow at an
+  /// extreme context: 0 x inf, inf - inf, or an infinite width), which no argmax can rank,
+  /// throws std::domain_error naming the arm, and scores() keeps the last select's: the scores
+  /// are made aside. (Infinite scores were taken: LinUCB at a context of 1e200 scored inf on
+  /// every arm and played one at random, a probe's finding; no finite context gives one
+  /// otherwise.)
   template <class Score, uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index argmax_of(const vector_cref& x, Score&& score, URBG& gen) {
     require_context(x, context_size());
     for (Eigen::Index a = 0; a < num_arms(); ++a) {
       candidates_(a) = score(a, map_.features(x, a, phi_), map_.block(a));
-      if (std::isnan(candidates_(a)))
+      if (!std::isfinite(candidates_(a)))
         throw std::domain_error("sabandit: the score of arm " + std::to_string(a) +
-                                " at this context is NaN (an overflow); scale the contexts down");
+                                " at this context is " +
+                                (std::isnan(candidates_(a)) ? std::string("NaN")
+                                                            : detail::value_text(candidates_(a))) +
+                                " (an overflow); scale the contexts down");
     }
     scores_.swap(candidates_);
     return argmax_random_ties(scores_, gen);
