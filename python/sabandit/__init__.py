@@ -33,6 +33,7 @@ from ._sabandit import (  # noqa: F401  (the public API)
     ts_sa, ts_sgld, thompson, epsilon_ts, ucb, kl_ucb,
     SimulationResult,
     check_model, ModelCheck, ModelCheckReport,
+    restored,
 )
 from . import _sabandit
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -527,10 +529,24 @@ P restored(P blank, const std::string& text) {
   return blank;
 }
 
+/// What sabandit.restored reads: for each policy class pickled by its saved text (text_pickle),
+/// its saved type name (P::state_name(), the header's last token) and a function that makes the
+/// policy a saved text describes. One table for the module (an inline function's static).
+inline std::unordered_map<std::string, std::function<py::object(const std::string&)>>&
+restorers() {
+  static std::unordered_map<std::string, std::function<py::object(const std::string&)>> table;
+  return table;
+}
+
 /// Pickling by the saved text: `blank(d, K)` makes a policy of type P and of the saved shape,
 /// which `shape(text)` reads (saved_shape, or the contextual policies' own), to restore into.
+/// Also registers P with sabandit.restored (restorers), which rebuilds it the same way.
 template <class P, class Blank, class Shape = decltype(&saved_shape)>
 auto text_pickle(Blank blank, Shape shape = &saved_shape) {
+  restorers()[P::state_name()] = [blank, shape](const std::string& text) {
+    const auto [d, k] = shape(text);
+    return py::cast(restored(blank(d, k), text));
+  };
   return py::pickle([](const P& p) { return py::make_tuple(saved_text(p)); },
                     [blank, shape](const py::tuple& t) {
                       if (t.size() != 1) throw std::invalid_argument("sabandit: bad pickled state");

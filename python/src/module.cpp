@@ -140,7 +140,38 @@ engine engine_of_words(const py::handle& given) {
 }  // namespace
 
 
+/// sabandit.restored: the policy a saved text describes, made by the maker its type registered
+/// (restorers, bindings.hpp). The header is `sabandit-state <version> <type>`; restore itself
+/// checks the version and everything after the header.
+py::object restored_policy(const std::string& text) {
+  std::string first = text.substr(0, text.find('\n'));
+  if (!first.empty() && first.back() == '\r') first.pop_back();
+  std::istringstream header(first);
+  std::string magic, version, type;
+  header >> magic >> version >> type;
+  if (magic != "sabandit-state" || type.empty())
+    throw std::invalid_argument("sabandit: cannot restore: not a sabandit state (the first line "
+                                "is '" + sabandit::printable(first) + "')");
+  const auto maker = restorers().find(type);
+  if (maker != restorers().end()) return maker->second(text);
+  if (type.find("<python") != std::string::npos)
+    throw std::invalid_argument("sabandit: cannot restore '" + sabandit::printable(type) +
+                                "' alone: its model was written in Python, and the saved text "
+                                "does not hold it; restore it into a policy made with the model");
+  throw std::invalid_argument("sabandit: cannot restore: no policy of type '" +
+                              sabandit::printable(type) + "' in this module");
+}
+
 void bind_core(py::module_& m) {
+  // sabandit.restored reads the table the policy classes fill as they are bound (text_pickle)
+  // when it is called, once the module has loaded and every class is bound.
+  m.def("restored", [](const py::handle& state) { return restored_policy(text_of(state)); },
+        py::arg("state"),
+        "The policy that `state` (a saved text, str or bytes, from save() or C++'s state::save) "
+        "describes, of the class its first line names, multi-armed or contextual: a checkpoint "
+        "that needs no policy to restore into. ValueError for a damaged state, another object's, "
+        "or a policy over a model written in Python (restore it into a policy made with the "
+        "model).");
   // ------------------------------------------------------------------------------ engine
   py::class_<engine>(m, "Engine",
                      "xoshiro256++, sabandit's default engine (sabandit::default_engine), seeded "

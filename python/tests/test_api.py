@@ -238,6 +238,29 @@ def test_pickle_and_text_round_trips_replay_the_same_decisions(make):
 
 
 @pytest.mark.parametrize("make", ALL_POLICIES)
+def test_restored_rebuilds_any_policy_from_its_saved_text(make):
+    # A checkpoint restores without a policy of its class to restore into.
+    policy, gen = make(), sabandit.Engine(7)
+    play(policy, gen, 25)
+    for state in (policy.save(), policy.save_bytes(), policy.save().replace("\n", "\r\n")):
+        clone = sabandit.restored(state)
+        assert type(clone) is type(policy) and clone.save() == policy.save()
+    assert play(sabandit.restored(policy.save()), gen.copy(), 20) == play(policy, gen, 20)
+
+
+def test_restored_refuses_what_it_cannot_rebuild():
+    with pytest.raises(ValueError, match="not a sabandit state"):
+        sabandit.restored("hello\nend 0\n")
+    with pytest.raises(ValueError, match="no policy of type 'thompson<cauchy>'"):
+        sabandit.restored("sabandit-state 1 thompson<cauchy>\nend 0\n")
+    state = sabandit.ucb(3).save()
+    with pytest.raises(ValueError, match="checksum"):
+        sabandit.restored(state.replace("num_arms 3", "num_arms 4"))
+    with pytest.raises(TypeError, match="str or bytes"):
+        sabandit.restored(3)
+
+
+@pytest.mark.parametrize("make", ALL_POLICIES)
 def test_every_pickle_protocol_round_trips(make):
     # Protocols 0 and 1 aborted the interpreter (pybind11's pickling serves 2 and up).
     policy, gen = make(), sabandit.Engine(7)
@@ -564,6 +587,9 @@ def test_python_model_errors_and_pickling():
     assert policy.save() == before
     clone = pickle.loads(pickle.dumps(policy))
     assert isinstance(clone.parameters, dict) and clone.save() == before
+    # The saved text does not hold a Python model: restored() says where it belongs.
+    with pytest.raises(ValueError, match="restore it into a policy made with the model"):
+        sabandit.restored(before)
     g = gen.copy()
     assert play(clone, g, 20, lambda t, arm: 1.0) == play(policy, gen, 20, lambda t, arm: 1.0)
 

@@ -203,6 +203,7 @@ def test_checkpoints_replay_the_same_decisions(case):
     from_bytes.restore(policy.save_bytes())
     copies += [from_text, from_bytes, policy.copy(), copy.deepcopy(policy)]
     assert all(type(c) is type(policy) and c.save() == policy.save() for c in copies)
+    copies.append(sabandit.restored(policy.save()))  # no policy of its class needed
     contexts = [np.array(env.next_context(world)) for _ in range(30)]
     engines = [gen.copy() for _ in copies]
 
