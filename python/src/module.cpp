@@ -158,18 +158,24 @@ py::object restored_policy(const std::string& text) {
     throw std::invalid_argument("sabandit: cannot restore '" + sabandit::printable(type) +
                                 "' alone: its model was written in Python, and the saved text "
                                 "does not hold it; restore it into a policy made with the model");
-  throw std::invalid_argument("sabandit: cannot restore: no policy of type '" +
+  throw std::invalid_argument("sabandit: cannot restore: no policy or engine of type '" +
                               sabandit::printable(type) + "' in this module");
 }
 
 void bind_core(py::module_& m) {
   // sabandit.restored reads the table the policy classes fill as they are bound (text_pickle)
-  // when it is called, once the module has loaded and every class is bound.
+  // when it is called, once the module has loaded and every class is bound. The engine, which a
+  // service checkpoints beside its policy, is in it too.
+  restorers()[state::detail::block<engine>::name()] = [](const std::string& text) {
+    engine g;
+    restore_text(g, text);
+    return py::cast(g);
+  };
   m.def("restored", [](const py::handle& state) { return restored_policy(text_of(state)); },
         py::arg("state"),
-        "The policy that `state` (a saved text, str or bytes, from save() or C++'s state::save) "
-        "describes, of the class its first line names, multi-armed or contextual: a checkpoint "
-        "that needs no policy to restore into. ValueError for a damaged state, another object's, "
+        "The policy or Engine that `state` (a saved text, str or bytes, from save() or C++'s "
+        "state::save) describes, of the class its first line names, multi-armed or contextual: "
+        "a checkpoint that needs no object to restore into. ValueError for a damaged state, another object's, "
         "or a policy over a model written in Python (restore it into a policy made with the "
         "model).");
   // ------------------------------------------------------------------------------ engine

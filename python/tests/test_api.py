@@ -245,13 +245,14 @@ def test_restored_rebuilds_any_policy_from_its_saved_text(make):
     for state in (policy.save(), policy.save_bytes(), policy.save().replace("\n", "\r\n")):
         clone = sabandit.restored(state)
         assert type(clone) is type(policy) and clone.save() == policy.save()
-    assert play(sabandit.restored(policy.save()), gen.copy(), 20) == play(policy, gen, 20)
+    assert play(sabandit.restored(policy.save()), sabandit.restored(gen.save()), 20) == \
+        play(policy, gen, 20)  # the engine is restored() too
 
 
 def test_restored_refuses_what_it_cannot_rebuild():
     with pytest.raises(ValueError, match="not a sabandit state"):
         sabandit.restored("hello\nend 0\n")
-    with pytest.raises(ValueError, match="no policy of type 'thompson<cauchy>'"):
+    with pytest.raises(ValueError, match="no policy or engine of type 'thompson<cauchy>'"):
         sabandit.restored("sabandit-state 1 thompson<cauchy>\nend 0\n")
     state = sabandit.ucb(3).save()
     with pytest.raises(ValueError, match="checksum"):
