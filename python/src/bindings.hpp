@@ -318,6 +318,22 @@ std::invoke_result_t<Run&, const run_config&> simulate_interruptibly(Run run, ru
   return result.get();
 }
 
+/// A regret curve as numpy arrays: rounds (int64), mean_regret, standard_error,
+/// optimal_fraction, final_regrets, and trials (pulls left empty). Shared by both simulators.
+inline simulation_result curve_arrays(const regret_curve& curve) {
+  simulation_result r;
+  const auto n = static_cast<py::ssize_t>(curve.rounds.size());
+  r.rounds = py::array_t<std::int64_t>(n);
+  for (py::ssize_t i = 0; i < n; ++i) r.rounds.mutable_at(i) = curve.rounds[static_cast<std::size_t>(i)];
+  r.mean_regret = py::array_t<double>(n, curve.mean_regret.data());
+  r.standard_error = py::array_t<double>(n, curve.standard_error.data());
+  r.optimal_fraction = py::array_t<double>(n, curve.optimal_fraction.data());
+  r.final_regrets = py::array_t<double>(static_cast<py::ssize_t>(curve.final_regrets.size()),
+                                        curve.final_regrets.data());
+  r.trials = curve.trials;
+  return r;
+}
+
 /// Runs sabandit::simulate for copies of `prototype` on `env`, with the GIL released.
 /// `prototype` is the caller's own copy (copy_of): the Python object it came from may change,
 /// or be restored, by another thread while this runs.
@@ -333,15 +349,7 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
   regret_curve curve = simulate_interruptibly([&](const run_config& c) {
     return simulate(env, [&](Eigen::Index) { return prototype; }, c);
   }, config);
-  simulation_result r;
-  const auto n = static_cast<py::ssize_t>(curve.rounds.size());
-  r.rounds = py::array_t<std::int64_t>(n);
-  for (py::ssize_t i = 0; i < n; ++i) r.rounds.mutable_at(i) = curve.rounds[static_cast<std::size_t>(i)];
-  r.mean_regret = py::array_t<double>(n, curve.mean_regret.data());
-  r.standard_error = py::array_t<double>(n, curve.standard_error.data());
-  r.optimal_fraction = py::array_t<double>(n, curve.optimal_fraction.data());
-  r.final_regrets = py::array_t<double>(static_cast<py::ssize_t>(curve.final_regrets.size()),
-                                        curve.final_regrets.data());
+  simulation_result r = curve_arrays(curve);
   // Each trial's pulls (trial_record::pulls), a row of the trials x K array.
   r.pulls = py::array_t<std::int64_t>({static_cast<py::ssize_t>(curve.per_trial.size()),
                                        static_cast<py::ssize_t>(env.num_arms())});
@@ -502,23 +510,27 @@ void restore_text(P& policy, std::string text) {
   policy = std::move(candidate);
 }
 
-/// The shape (d, K) of the policy saved in `text`, from its `features d K ...` field (the
-/// Langevin policies) or its `num_arms K` field, nested or not (d = 1): restore accepts only a target of the
-/// saved shape (docs/state-format.md), so unpickling builds its blank with it. (1, 1) when
-/// neither field is there: restore then reports what is wrong with the text.
+/// The shape (d, K) of the policy saved in `text`: from its `features d K ...` field (the
+/// Langevin policies), else its `num_arms K` field, nested or not, with d its `context_size`
+/// (the contextual policies) or 1. Restore accepts only a target of the saved shape
+/// (docs/state-format.md), so unpickling and sabandit.restored build their blank with it; 1
+/// for a field that is not there (restore then reports what is wrong with the text).
 inline std::pair<Eigen::Index, Eigen::Index> saved_shape(const std::string& text) {
   std::istringstream in(text);
   std::string line;
+  long long d = 1, k = 0;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string name;
-    long long d = 1, k = 1;
+    long long first = 0, second = 0;
     fields >> name;
-    if (name == "features" && (fields >> d >> k) && d >= 1 && k >= 1) return {d, k};
+    if (name == "features" && (fields >> first >> second) && first >= 1 && second >= 1)
+      return {first, second};
     const bool arms = name == "num_arms" || name.ends_with(".num_arms");  // epsilon_ts: ts.
-    if (arms && (fields >> k) && k >= 1) return {1, k};
+    if (arms && k == 0 && (fields >> first) && first >= 1) k = first;
+    if (name == "context_size" && (fields >> first) && first >= 1) d = first;
   }
-  return {1, 1};
+  return {d, k == 0 ? 1 : k};
 }
 
 /// A policy restored from `text` into a copy of `blank` (restore rebuilds it from the saved
@@ -538,20 +550,20 @@ restorers() {
   return table;
 }
 
-/// Pickling by the saved text: `blank(d, K)` makes a policy of type P and of the saved shape,
-/// which `shape(text)` reads (saved_shape, or the contextual policies' own), to restore into.
-/// Also registers P with sabandit.restored (restorers), which rebuilds it the same way.
-template <class P, class Blank, class Shape = decltype(&saved_shape)>
-auto text_pickle(Blank blank, Shape shape = &saved_shape) {
-  restorers()[P::state_name()] = [blank, shape](const std::string& text) {
-    const auto [d, k] = shape(text);
+/// Pickling by the saved text: `blank(d, K)` makes a policy of type P and of the saved shape
+/// (saved_shape) to restore into. Also registers P with sabandit.restored (restorers), which
+/// rebuilds it the same way.
+template <class P, class Blank>
+auto text_pickle(Blank blank) {
+  restorers()[P::state_name()] = [blank](const std::string& text) {
+    const auto [d, k] = saved_shape(text);
     return py::cast(restored(blank(d, k), text));
   };
   return py::pickle([](const P& p) { return py::make_tuple(saved_text(p)); },
-                    [blank, shape](const py::tuple& t) {
+                    [blank](const py::tuple& t) {
                       if (t.size() != 1) throw std::invalid_argument("sabandit: bad pickled state");
                       const std::string text = text_of(t[0]);
-                      const auto [d, k] = shape(text);
+                      const auto [d, k] = saved_shape(text);
                       return restored(blank(d, k), text);
                     });
 }

@@ -115,24 +115,6 @@ Eigen::VectorXd context_of(const py::handle& context) {
   return x;
 }
 
-/// The shape (context_size, K) of the contextual policy saved in `text`, from its `num_arms`
-/// and `context_size` fields; (1, 1) when either is missing (restore then says what is wrong).
-std::pair<Eigen::Index, Eigen::Index> contextual_shape(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
-  long long d = 0, k = 0;
-  while (std::getline(in, line) && (d == 0 || k == 0)) {
-    std::istringstream fields(line);
-    std::string name;
-    long long value = 0;
-    if (!(fields >> name >> value) || value < 1) continue;
-    if (name == "num_arms") k = value;
-    if (name == "context_size") d = value;
-  }
-  if (d == 0 || k == 0) return {1, 1};
-  return {d, k};
-}
-
 // The parameters as a dict of the factory's keywords.
 py::dict parameters_dict(const cx::linucb_params& p) {
   return py::dict(py::arg("alpha") = p.alpha);
@@ -166,19 +148,12 @@ py::dict parameters_dict(const cx::ts_sgld_params& p) {
   return d;
 }
 
-/// What contextual.py's simulate() makes its SimulationResult of: rounds (int64),
-/// mean_regret, standard_error, optimal_fraction, final_regrets, trial_regret (points x trials).
+/// What contextual.py's simulate() makes its SimulationResult of: the curve's arrays (as
+/// sabandit.simulate's, curve_arrays) and trial_regret (points x trials).
 py::tuple result_tuple(const cx::run_result& r) {
-  const auto& c = r.curve;
-  const auto n = static_cast<py::ssize_t>(c.rounds.size());
-  py::array_t<std::int64_t> rounds(n);
-  for (py::ssize_t i = 0; i < n; ++i) rounds.mutable_at(i) = c.rounds[static_cast<std::size_t>(i)];
-  const auto array = [](const std::vector<double>& v) {
-    return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
-  };
-  return py::make_tuple(rounds, array(c.mean_regret), array(c.standard_error),
-                        array(c.optimal_fraction), array(c.final_regrets), py::cast(r.trial_regret),
-                        c.trials);
+  const simulation_result c = curve_arrays(r.curve);
+  return py::make_tuple(c.rounds, c.mean_regret, c.standard_error, c.optimal_fraction,
+                        c.final_regrets, py::cast(r.trial_regret), c.trials);
 }
 
 /// The members every contextual policy class has: num_arms, context_size, select, update,
@@ -222,7 +197,7 @@ py::class_<P> bind_contextual_policy(py::module_& m, const char* name, const cha
              return "<sabandit.contextual." + name + ": K = " + std::to_string(p.num_arms()) +
                     ", context_size = " + std::to_string(p.context_size()) + ">";
            })
-      .def(text_pickle<P>(std::move(blank), contextual_shape))
+      .def(text_pickle<P>(std::move(blank)))
       .def(
           "_simulate",
           [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
