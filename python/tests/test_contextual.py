@@ -375,3 +375,21 @@ def test_the_bench_of_python_md_runs():
     out = subprocess.run([sys.executable, script, "--rounds", "50", "--repeats", "1"],
                          check=True, capture_output=True, text=True).stdout
     assert out.count("\n| ") == 4 and "| TS-SA (Bernoulli) |" in out
+
+
+def test_the_temperature_study_runs_and_its_numbers_do_not_depend_on_threads(tmp_path):
+    # python/studies/contextual_temperature.py, whose tables docs/contextual-temperature.md
+    # shows, on a short run: its three tables, its CSV, the same text on 1 and 2 threads.
+    script = os.path.join(os.path.dirname(__file__), "..", "studies", "contextual_temperature.py")
+    short = ["--horizon", "200", "--trials", "2"]
+    outs = [subprocess.run([sys.executable, script, *short, "--threads", threads,
+                            "--out", str(tmp_path / threads)],
+                           check=True, capture_output=True, text=True).stdout
+            for threads in ("1", "2")]
+    assert outs[0] == outs[1]
+    assert outs[0].count("| problem |") == 2 and "| Laplace TS v = 1 |" in outs[0]
+    assert "Chosen (least largest ratio): **tau = " in outs[0]
+    assert (tmp_path / "1" / "temperature.md").read_text(encoding="utf-8") == outs[0]
+    csv = (tmp_path / "1" / "temperature.csv").read_text(encoding="utf-8").splitlines()
+    assert csv[0] == "set,problem,policy,tau,mean_regret,std_error,linear_trials"
+    assert len(csv) == 1 + 6 * 5 + 7 * 7 + 2
