@@ -1,31 +1,38 @@
-"""Contextual TS-SA's default temperature, chosen on tuning problems and reported on others
-(docs/contextual-temperature.md):
+"""Contextual TS-SA's default temperature: a lower one chosen on tuning problems, then reported
+on others (docs/contextual-temperature.md):
 
     PYTHONPATH=build/python/python python3 python/studies/contextual_temperature.py \\
         --out docs/contextual-temperature
 
 Line 4 of contextual TS-SA samples theta ~ N(theta_SA, tau J^-1). At tau = 1 that is the
-posterior's own spread, which in d dimensions explores more than a finite horizon repays
-(Chapelle and Li, 2011, saw the same in display advertising). This study picks tau from a grid
-by a rule fixed before it ran:
+posterior's own spread, which often explores more than a finite horizon repays (Chapelle and
+Li, 2011, saw it in display advertising). The study picks tau from a grid by this rule:
 
-  on every *tuning* problem (their own theta* and seed), each candidate's mean regret at T is
-  divided by the least candidate's on that problem; the default is the candidate whose largest
-  ratio over the tuning problems is least (minimax: no tuning problem is far from its best),
-  the larger tau on a tie (more exploration is the safer side).
+  on every *tuning* problem (its own theta* and seed), each candidate's mean regret at T is
+  divided by the least candidate's on that problem; the choice is the candidate whose largest
+  ratio over the tuning problems is least (no tuning problem far from its best), the larger
+  tau on an exact tie.
 
 It then reports every candidate, and the ridge baselines at their textbook defaults, on
-*report* problems that the choice never saw (other shapes, rates, noise, theta* and seed), and
-the largest ratio of each candidate there. On the report problem where the chosen tau loses
-most to tau = 1, exact Laplace TS at v = sqrt(tau) and at v = 1 (the same spreads) tells whether
-the loss is the Langevin approximation's or Thompson sampling's own. A trial "grows linearly"
-when its regret over the second half of the rounds is at least that over the first half: the
-sign of a policy that stopped learning.
+*report* problems that the choice never saw (other shapes, rates, theta* and seed). Two
+follow-ups probe the report problem where the chosen tau loses most to tau = 1:
+  - exact Laplace TS at v = sqrt(tau) and at v = 1 (the same spreads) tells whether the loss
+    is TS-SA's approximation (its SA iterate and one-pass information) or Thompson
+    sampling's own;
+  - the same shape, and one with fewer arms, on new theta* draws tells whether the loss is
+    that one theta*'s.
+A trial is counted as "growing linearly" when its regret over the second half of the rounds is
+at least that over the first half: it catches trials that stopped learning late, not trials
+that learn slowly throughout (their first half, with its exploration, costs more).
 
-Everything printed depends only on the arguments (contextual.simulate gives the same numbers
-on any number of threads).
+Outputs: temperature.md (the tables), temperature.csv (one row per problem and policy) and
+temperature_trials.csv (each trial's regret at T, for paired comparisons: every policy on a
+problem runs on the same seed, so trial r sees the same contexts and rewards). Everything
+depends only on the arguments, not on --threads.
 """
 import argparse
+import csv
+import io
 import math
 import os
 
@@ -36,8 +43,9 @@ from sabandit import contextual
 
 CANDIDATES = [1.0, 0.3, 0.1, 0.03, 0.01]
 
-# name, rewards, K, d (with the constant), rate (logistic: mean click rate at z = 0) or noise sd
-# (Gaussian), the spread of theta*'s feature coefficients, the seed of theta*.
+# name, rewards, K, d (with the constant), rate (logistic: the click rate at z = 0, where the
+# arms' logits are the constant's coefficient) or noise sd (Gaussian), the spread of theta*'s
+# feature coefficients, the seed of theta*.
 PROBLEMS = {
     "tuning": [
         ("clicks 3 %, K 5, d 5", "logistic", 5, 5, 0.03, 0.5, 101),
@@ -57,6 +65,8 @@ PROBLEMS = {
         ("Gaussian sd 0.5, K 12, d 3", "gaussian", 12, 3, 0.5, 1.0, 207),
     ],
 }
+DRAWS = 4            # new theta* draws per shape in the follow-up
+DRAW_SEED = 300      # their seeds: DRAW_SEED + 10 i + j for shape i, draw j
 
 
 def environment(kind, k, d, level, spread, seed):
@@ -70,40 +80,52 @@ def environment(kind, k, d, level, spread, seed):
     return contextual.LinearGaussianEnv(theta, noise_sd=level)
 
 
+def shape(kind, level):
+    """A problem's rewards as its name states them."""
+    return f"clicks {100 * level:g} %" if kind == "logistic" else f"Gaussian sd {level:g}"
+
+
 def model_of(kind, level):
     """The rewards' model, as docs/contextual.md asks (the Gaussian noise's variance)."""
     return "bernoulli" if kind == "logistic" else sabandit.GaussianModel(level * level)
 
 
-def ts_sa(kind, k, d, level, tau):
-    """Contextual TS-SA told the rewards' model; everything else at its default but tau."""
-    return contextual.ts_sa(k, d, model=model_of(kind, level), temperature=tau)
+class Runner:
+    """Runs a policy on a problem: T rounds, the trials, the simulator's seed and threads."""
 
+    def __init__(self, horizon, trials, threads):
+        self.horizon, self.trials, self.threads = horizon, trials, threads
 
-def summary(result):
-    """Mean and s.e. of the regret at T, and the trials whose regret grows linearly."""
-    half = int(np.searchsorted(result.rounds, result.rounds[-1] // 2))
-    first = result.trial_regret[half, :]
-    second = result.trial_regret[-1, :] - first
-    return result.final_regret, result.final_standard_error, int(np.sum(second >= first))
+    def row(self, label, tau, env, policy, seed):
+        """(label, tau or None, mean and s.e. of the regret at T, linearly growing trials, each
+        trial's regret at T)."""
+        result = contextual.simulate(env, policy, horizon=self.horizon, trials=self.trials,
+                                     seed=seed, threads=self.threads, record_points=2)
+        assert len(result.rounds) == 2  # the rounds nearest T/2 (ceil(T/2)) and T
+        first = result.trial_regret[0, :]
+        second = result.trial_regret[1, :] - first
+        return (label, tau, result.final_regret, result.final_standard_error,
+                int(np.sum(second >= first)), result.final_regrets)
 
+    def problem(self, problem, seed, with_baselines):
+        """Every candidate on `problem`, and the ridge baselines if asked."""
+        _, kind, k, d, level, spread, theta_seed = problem
+        env = environment(kind, k, d, level, spread, theta_seed)
+        rows = [self.row(f"TS-SA tau = {tau:g}", tau, env,
+                         contextual.ts_sa(k, d, model=model_of(kind, level), temperature=tau), seed)
+                for tau in CANDIDATES]
+        if with_baselines:
+            rows.append(self.row("LinUCB alpha = 1", None, env, contextual.linucb(k, d), seed))
+            rows.append(self.row("linear TS v = 1", None, env, contextual.linear_ts(k, d), seed))
+        return rows
 
-def run_problem(problem, horizon, trials, seed, threads, with_baselines):
-    name, kind, k, d, level, spread, theta_seed = problem
-    env = environment(kind, k, d, level, spread, theta_seed)
-    # record_points = 2: the regret at T/2 (rounded down to a recorded round) and at T.
-    rows = []
-    for tau in CANDIDATES:
-        result = contextual.simulate(env, ts_sa(kind, k, d, level, tau), horizon=horizon,
-                                     trials=trials, seed=seed, threads=threads, record_points=2)
-        rows.append((f"TS-SA tau = {tau:g}", tau) + summary(result))
-    if with_baselines:
-        for label, policy in (("LinUCB alpha = 1", contextual.linucb(k, d)),
-                              ("linear TS v = 1", contextual.linear_ts(k, d))):
-            result = contextual.simulate(env, policy, horizon=horizon, trials=trials, seed=seed,
-                                         threads=threads, record_points=2)
-            rows.append((label, None) + summary(result))
-    return rows
+    def laplace(self, problem, tau, seed):
+        """Exact Laplace TS at v = sqrt(tau) and at v = 1 on `problem`."""
+        _, kind, k, d, level, spread, theta_seed = problem
+        env = environment(kind, k, d, level, spread, theta_seed)
+        return [self.row(f"Laplace TS v = {v:.4g}", None, env,
+                         contextual.laplace_ts(k, d, model=model_of(kind, level), v=v), seed)
+                for v in (math.sqrt(tau), 1.0)]
 
 
 def ratios(rows):
@@ -118,23 +140,10 @@ def worst_ratios(tables):
 
 
 def choose(tables):
-    """The minimax rule of the module's docstring."""
+    """The rule of the module's docstring."""
     worst = worst_ratios(tables)
     least = min(worst.values())
     return max(tau for tau in CANDIDATES if worst[tau] == least), worst
-
-
-def laplace_check(problem, tau, horizon, trials, seed, threads):
-    """Exact Laplace TS at v = sqrt(tau) and at v = 1 on `problem`: rows like run_problem's."""
-    name, kind, k, d, level, spread, theta_seed = problem
-    env = environment(kind, k, d, level, spread, theta_seed)
-    rows = []
-    for v in (math.sqrt(tau), 1.0):
-        policy = contextual.laplace_ts(k, d, model=model_of(kind, level), v=v)
-        result = contextual.simulate(env, policy, horizon=horizon, trials=trials, seed=seed,
-                                     threads=threads, record_points=2)
-        rows.append((f"Laplace TS v = {v:.4g}", None) + summary(result))
-    return rows
 
 
 def cell(row):
@@ -143,67 +152,95 @@ def cell(row):
 
 
 def table(tables, mark):
+    """Markdown: a row per problem, a column per policy, the candidate `mark` in bold."""
     labels = [r[0] for r in next(iter(tables.values()))]
     out = "| problem | " + " | ".join(labels) + " |\n|---|" + "---|" * len(labels) + "\n"
-    for name, rows in tables.items():
+    for problem, rows in tables.items():
         best = min(r[2] for r in rows if r[1] is not None)
         cells = [cell(r) + (f" [{r[2] / best:.2f}]" if r[1] is not None else "") for r in rows]
         cells = [f"**{c}**" if r[1] == mark else c for c, r in zip(cells, rows)]
-        out += f"| {name} | " + " | ".join(cells) + " |\n"
+        out += f"| {problem} | " + " | ".join(cells) + " |\n"
     return out
 
 
+def worst_line(tables):
+    return ", ".join(f"tau = {t:g}: {w:.2f}" for t, w in worst_ratios(tables).items())
+
+
 def main():
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--horizon", type=int, default=10000, help="rounds per trial (T)")
-    p.add_argument("--trials", type=int, default=50, help="trials per problem and policy")
-    p.add_argument("--tuning-seed", type=int, default=11, help="simulate's seed, tuning problems")
-    p.add_argument("--seed", type=int, default=2026, help="simulate's seed, report problems")
-    p.add_argument("--threads", type=int, default=0, help="0: one per hardware thread")
-    p.add_argument("--out", help="folder for temperature.md and temperature.csv")
-    a = p.parse_args()
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--horizon", type=int, default=10000, help="rounds per trial (T)")
+    parser.add_argument("--trials", type=int, default=50, help="trials per problem and policy")
+    parser.add_argument("--tuning-seed", type=int, default=11,
+                        help="simulate's seed on the tuning problems")
+    parser.add_argument("--seed", type=int, default=2026,
+                        help="simulate's seed on the report problems and the follow-ups")
+    parser.add_argument("--threads", type=int, default=0, help="0: one per hardware thread")
+    parser.add_argument("--out", help="folder for temperature.md, temperature.csv and "
+                        "temperature_trials.csv")
+    a = parser.parse_args()
+    run = Runner(a.horizon, a.trials, a.threads)
 
-    tuning = {prob[0]: run_problem(prob, a.horizon, a.trials, a.tuning_seed, a.threads, False)
-              for prob in PROBLEMS["tuning"]}
+    tuning = {p[0]: run.problem(p, a.tuning_seed, False) for p in PROBLEMS["tuning"]}
     chosen, worst = choose(tuning)
-    report = {prob[0]: run_problem(prob, a.horizon, a.trials, a.seed, a.threads, True)
-              for prob in PROBLEMS["report"]}
+    report = {p[0]: run.problem(p, a.seed, True) for p in PROBLEMS["report"]}
+    sets = {"tuning": tuning, "report": report}
 
-    report_worst = worst_ratios(report)
-    name = max(report, key=lambda n: ratios(report[n])[chosen] / ratios(report[n])[1.0])
-    problem = next(p for p in PROBLEMS["report"] if p[0] == name)
-    check = laplace_check(problem, chosen, a.horizon, a.trials, a.seed, a.threads)
-    run = f"T = {a.horizon}, {a.trials} trials per problem and policy"
+    runs = f"T = {a.horizon}, {a.trials} trials per problem and policy"
     md = ("# Contextual TS-SA's default temperature\n\n"
           "Command: `python3 python/studies/contextual_temperature.py --horizon "
           f"{a.horizon} --trials {a.trials} --tuning-seed {a.tuning_seed} --seed {a.seed}`\n\n"
-          f"Tuning problems ({run}, seed {a.tuning_seed}): regret at T, mean ± s.e., "
+          f"Tuning problems ({runs}, seed {a.tuning_seed}): regret at T, mean ± s.e., "
           "[ratio to the problem's least candidate], (trials whose regret grows linearly):\n\n"
           + table(tuning, chosen) +
-          "\nLargest ratio over the tuning problems: " +
-          ", ".join(f"tau = {t:g}: {worst[t]:.2f}" for t in CANDIDATES) +
-          f". Chosen (least largest ratio): **tau = {chosen:g}**.\n\n"
-          f"Report problems ({run}, seed {a.seed}; not seen by the choice), with the ridge "
+          f"\nLargest ratio over the tuning problems: {worst_line(tuning)}. "
+          f"Chosen (least largest ratio): **tau = {chosen:g}**.\n\n"
+          f"Report problems ({runs}, seed {a.seed}; not seen by the choice), with the ridge "
           "baselines at their textbook defaults:\n\n" + table(report, chosen) +
-          "\nLargest ratio over the report problems: " +
-          ", ".join(f"tau = {t:g}: {report_worst[t]:.2f}" for t in CANDIDATES) + ".\n\n"
-          f"Where tau = {chosen:g} loses most to tau = 1 ({name}), exact Laplace TS with the same "
-          "spreads (v = sqrt(tau)):\n\n| policy | regret at T |\n|---|---|\n" +
-          "".join(f"| {r[0]} | {cell(r)} |\n" for r in check))
-    csv = "set,problem,policy,tau,mean_regret,std_error,linear_trials\n"
-    for label, tables in (("tuning", tuning), ("report", report), ("check", {name: check})):
-        for name, rows in tables.items():
+          f"\nLargest ratio over the report problems: {worst_line(report)}.\n")
+    if chosen != 1.0:
+        # The report problem where the choice loses most to tau = 1, probed further.
+        lost = max(report, key=lambda n: ratios(report[n])[chosen] / ratios(report[n])[1.0])
+        problem = next(p for p in PROBLEMS["report"] if p[0] == lost)
+        check = run.laplace(problem, chosen, a.seed)
+        sets["laplace"] = {lost: check}
+        md += (f"\nWhere tau = {chosen:g} loses most to tau = 1 ({lost}), exact Laplace TS with "
+               "the same spreads (v = sqrt(tau)):\n\n| policy | regret at T |\n|---|---|\n" +
+               "".join(f"| {r[0]} | {cell(r)} |\n" for r in check))
+        _, kind, k, d, level, spread, _ = problem
+        draws = {}
+        for i, arms in enumerate(sorted({max(2, k // 3), k})):
+            for j in range(DRAWS):
+                seed = DRAW_SEED + 10 * i + j
+                draws[f"{shape(kind, level)}, K {arms}, d {d}, theta* seed {seed}"] = run.problem(
+                    (lost, kind, arms, d, level, spread, seed), a.seed, False)
+        sets["draws"] = draws
+        md += (f"\nThe same shape, and one with a third of the arms, on {DRAWS} new theta* draws "
+               f"each (seed {a.seed}):\n\n" + table(draws, chosen) +
+               f"\nLargest ratio over these draws: {worst_line(draws)}.\n")
+
+    summary = io.StringIO()
+    trials = io.StringIO()
+    summary_csv, trials_csv = csv.writer(summary, lineterminator="\n"), csv.writer(
+        trials, lineterminator="\n")
+    summary_csv.writerow(["set", "problem", "policy", "tau", "mean_regret", "std_error",
+                          "linear_trials"])
+    trials_csv.writerow(["set", "problem", "policy", "trial", "regret_T"])
+    for label, tables in sets.items():
+        for problem, rows in tables.items():
             for r in rows:
                 tau = "" if r[1] is None else f"{r[1]:g}"
-                csv += f"{label},{name},{r[0]},{tau},{r[2]:.6f},{r[3]:.6f},{r[4]}\n"
+                summary_csv.writerow([label, problem, r[0], tau, f"{r[2]:.6f}", f"{r[3]:.6f}", r[4]])
+                for trial, regret in enumerate(r[5]):
+                    trials_csv.writerow([label, problem, r[0], trial, f"{regret:.6f}"])
     print(md, end="")
     if a.out:
         os.makedirs(a.out, exist_ok=True)
-        with open(os.path.join(a.out, "temperature.md"), "w", encoding="utf-8") as f:
-            f.write(md)
-        with open(os.path.join(a.out, "temperature.csv"), "w", encoding="utf-8") as f:
-            f.write(csv)
+        for name, text in (("temperature.md", md), ("temperature.csv", summary.getvalue()),
+                           ("temperature_trials.csv", trials.getvalue())):
+            with open(os.path.join(a.out, name), "w", encoding="utf-8") as f:
+                f.write(text)
 
 
 if __name__ == "__main__":

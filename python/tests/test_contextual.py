@@ -1,7 +1,10 @@
 """sabandit.contextual: the contextual policies from Python make C++'s decisions bit for bit,
 check their arguments by name and leave everything unchanged when they refuse, save, restore
 and pickle, and simulate as C++ does."""
+import collections
 import copy
+import csv
+import io
 import math
 import os
 import pickle
@@ -379,17 +382,30 @@ def test_the_bench_of_python_md_runs():
 
 def test_the_temperature_study_runs_and_its_numbers_do_not_depend_on_threads(tmp_path):
     # python/studies/contextual_temperature.py, whose tables docs/contextual-temperature.md
-    # shows, on a short run: its three tables, its CSV, the same text on 1 and 2 threads.
+    # shows, on a short run: the same three files on 1 and 2 threads, its tables, and CSVs
+    # that a CSV reader reads (the problems' names hold commas).
     script = os.path.join(os.path.dirname(__file__), "..", "studies", "contextual_temperature.py")
     short = ["--horizon", "200", "--trials", "2"]
     outs = [subprocess.run([sys.executable, script, *short, "--threads", threads,
                             "--out", str(tmp_path / threads)],
                            check=True, capture_output=True, text=True).stdout
             for threads in ("1", "2")]
-    assert outs[0] == outs[1]
-    assert outs[0].count("| problem |") == 2 and "| Laplace TS v = 1 |" in outs[0]
+    names = ("temperature.md", "temperature.csv", "temperature_trials.csv")
+    files = [{n: (tmp_path / t / n).read_text(encoding="utf-8") for n in names} for t in "12"]
+    assert outs[0] == outs[1] == files[0]["temperature.md"] and files[0] == files[1]
     assert "Chosen (least largest ratio): **tau = " in outs[0]
-    assert (tmp_path / "1" / "temperature.md").read_text(encoding="utf-8") == outs[0]
-    csv = (tmp_path / "1" / "temperature.csv").read_text(encoding="utf-8").splitlines()
-    assert csv[0] == "set,problem,policy,tau,mean_regret,std_error,linear_trials"
-    assert len(csv) == 1 + 6 * 5 + 7 * 7 + 2
+    followed = "exact Laplace TS" in outs[0]  # not when the rule chooses tau = 1
+    assert outs[0].count("| problem |") == (3 if followed else 2)
+    rows = list(csv.reader(io.StringIO(files[0]["temperature.csv"])))
+    assert rows[0] == ["set", "problem", "policy", "tau", "mean_regret", "std_error",
+                       "linear_trials"]
+    assert all(len(row) == 7 for row in rows)
+    per_set = collections.Counter(row[0] for row in rows[1:])
+    assert (per_set["tuning"], per_set["report"]) == (6 * 5, 7 * 7)  # problems x policies
+    # Then Laplace TS twice, and 5 candidates on 4 theta* draws of 2 shapes (1 when K = 2).
+    if followed:
+        assert per_set["laplace"] == 2 and per_set["draws"] in (5 * 4, 5 * 4 * 2)
+    else:
+        assert per_set["laplace"] == per_set["draws"] == 0
+    trials = list(csv.reader(io.StringIO(files[0]["temperature_trials.csv"])))
+    assert all(len(row) == 5 for row in trials) and len(trials) == 1 + 2 * (len(rows) - 1)

@@ -30,9 +30,9 @@
 // fresh draw it persists from round to round and moves every later decision the same way. It is
 // harmless only while it is small beside line 4's spread. Untempered (noise sqrt(2 h P) xi) it
 // is 2 / h of J^-1 whatever tau is: at tau = 1 that is 2 % of the spread, but at the
-// temperatures the classification bandits choose (tau = 1e-4 to 1e-3, Laplace TS's v^2 there
-// too) it is 20 to 200 times line 4's spread, so exploration follows the iterate's random walk
-// rather than tau, and tuning tau cannot reach the posterior spread it asks for. Scaling line 8's
+// temperatures the classification bandits chose on Shuttle and digits (tau = 1e-4 and 1e-3) it
+// is 20 to 200 times line 4's spread, so exploration follows the iterate's random walk rather
+// than tau, and tuning tau cannot reach the posterior spread it asks for. Scaling line 8's
 // noise by sqrt(tau) makes the SA average track the tempered posterior N(., tau J^-1) that line 4
 // samples (what TS-SGLD's temperature means), keeps the jitter at 2 / h of that spread for every
 // tau, and changes nothing at the default tau = 1. The drift, J^-1 g, is unchanged.
