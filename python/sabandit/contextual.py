@@ -86,6 +86,7 @@ class SimulationResult:
     optimal_fraction: _numpy.ndarray  #: mean fraction of rounds whose arm had the best mean
     final_regrets: _numpy.ndarray     #: each trial's cumulative regret at the horizon (trials)
     trial_regret: _numpy.ndarray      #: each trial's cumulative regret (points x trials)
+    pulls: _numpy.ndarray             #: each trial's pulls of each arm (int64, trials x K)
     trials: int
 
     @property
@@ -122,6 +123,6 @@ def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, recor
                         f"policy, not {type(policy).__name__}")
     for name, value in (("horizon", horizon), ("trials", trials), ("record_points", record_points)):
         _check_number(name, "int", value)
-    rounds, mean, se, optimal, finals, per_trial, count = policy._simulate(
+    rounds, mean, se, optimal, finals, per_trial, pulls, count = policy._simulate(
         env, horizon, trials, seed, threads, record_points)
-    return SimulationResult(rounds, mean, se, optimal, finals, per_trial, count)
+    return SimulationResult(rounds, mean, se, optimal, finals, per_trial, pulls, count)

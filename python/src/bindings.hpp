@@ -318,6 +318,19 @@ std::invoke_result_t<Run&, const run_config&> simulate_interruptibly(Run run, ru
   return result.get();
 }
 
+/// Pull counts as both simulators' results hold them: int64, trials x K, `count(t, a)` the pulls
+/// of arm a in trial t.
+template <class Count>
+py::array_t<std::int64_t> pull_counts(Eigen::Index trials, Eigen::Index arms, Count count) {
+  py::array_t<std::int64_t> pulls({static_cast<py::ssize_t>(trials), static_cast<py::ssize_t>(arms)});
+  for (Eigen::Index t = 0; t < trials; ++t) {
+    for (Eigen::Index a = 0; a < arms; ++a) {
+      pulls.mutable_at(static_cast<py::ssize_t>(t), static_cast<py::ssize_t>(a)) = count(t, a);
+    }
+  }
+  return pulls;
+}
+
 /// A regret curve as numpy arrays: rounds (int64), mean_regret, standard_error,
 /// optimal_fraction, final_regrets, and trials (pulls left empty). Shared by both simulators.
 inline simulation_result curve_arrays(const regret_curve& curve) {
@@ -351,13 +364,11 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
   }, config);
   simulation_result r = curve_arrays(curve);
   // Each trial's pulls (trial_record::pulls), a row of the trials x K array.
-  r.pulls = py::array_t<std::int64_t>({static_cast<py::ssize_t>(curve.per_trial.size()),
-                                       static_cast<py::ssize_t>(env.num_arms())});
-  for (std::size_t t = 0; t < curve.per_trial.size(); ++t) {
-    for (std::size_t a = 0; a < curve.per_trial[t].pulls.size(); ++a) {
-      r.pulls.mutable_at(static_cast<py::ssize_t>(t), static_cast<py::ssize_t>(a)) = curve.per_trial[t].pulls[a];
-    }
-  }
+  r.pulls = pull_counts(static_cast<Eigen::Index>(curve.per_trial.size()), env.num_arms(),
+                        [&](Eigen::Index t, Eigen::Index a) {
+                          return curve.per_trial[static_cast<std::size_t>(t)]
+                              .pulls[static_cast<std::size_t>(a)];
+                        });
   r.trials = curve.trials;
   return r;
 }

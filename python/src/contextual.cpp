@@ -149,11 +149,14 @@ py::dict parameters_dict(const cx::ts_sgld_params& p) {
 }
 
 /// What contextual.py's simulate() makes its SimulationResult of: the curve's arrays (as
-/// sabandit.simulate's, curve_arrays) and trial_regret (points x trials).
+/// sabandit.simulate's, curve_arrays), trial_regret (points x trials) and pulls (trials x K,
+/// as sabandit.simulate's: run_result's K x trials, transposed).
 py::tuple result_tuple(const cx::run_result& r) {
   const simulation_result c = curve_arrays(r.curve);
+  const auto pulls = pull_counts(r.trial_pulls.cols(), r.trial_pulls.rows(),
+                                 [&](Eigen::Index t, Eigen::Index a) { return r.trial_pulls(a, t); });
   return py::make_tuple(c.rounds, c.mean_regret, c.standard_error, c.optimal_fraction,
-                        c.final_regrets, py::cast(r.trial_regret), c.trials);
+                        c.final_regrets, py::cast(r.trial_regret), pulls, c.trials);
 }
 
 /// The members every contextual policy class has: num_arms, context_size, select, update,

@@ -2,7 +2,8 @@
 // make exactly the same decisions and the same simulate() results for the same seeds.
 // Output: "<case> decisions a_1 ... a_T" then "<case> simulate r_1 ... r_R" (final regrets, %.17g);
 // and "check_model-<model> worst w_1 ... w_6": check_model's worst discrepancies, check by check.
-// The contextual cases ("contextual-<case>") are test_contextual.py's, in the same format.
+// The contextual cases ("contextual-<case>") are test_contextual.py's, in the same format, and
+// "contextual-<case> pulls p_1 ... p_RK": simulate's pulls, trial by trial, arm by arm.
 #include <sabandit/contextual/classification_env.hpp>
 #include <sabandit/contextual/linear_env.hpp>
 #include <sabandit/contextual/policies.hpp>
@@ -60,6 +61,12 @@ void run_contextual(const std::string& name, const Env& prototype_env, const Pol
       prototype_env, [&](Eigen::Index) { return prototype; },
       {.horizon = 500, .trials = 4, .seed = seed, .threads = 2, .record_points = 10});
   for (double r : result.curve.final_regrets) std::printf(" %.17g", r);
+  std::printf("\ncontextual-%s pulls", name.c_str());  // trial by trial, arm by arm
+  for (Eigen::Index t = 0; t < result.trial_pulls.cols(); ++t) {
+    for (Eigen::Index a = 0; a < result.trial_pulls.rows(); ++a) {
+      std::printf(" %ld", static_cast<long>(result.trial_pulls(a, t)));
+    }
+  }
   std::printf("\n");
 }
 

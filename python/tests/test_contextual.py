@@ -85,6 +85,9 @@ def test_same_simulation_as_cpp(case, cpp_reference):
                                  threads=2, record_points=10)
     expected = np.array([float(r) for r in cpp_reference[f"contextual-{case}"]["simulate"]])
     np.testing.assert_array_equal(result.final_regrets, expected)  # exact: the same doubles
+    pulls = [int(p) for p in cpp_reference[f"contextual-{case}"]["pulls"]]
+    assert result.pulls.dtype == np.int64 and result.pulls.shape == (4, ENVS[env_name]().num_arms)
+    assert result.pulls.ravel().tolist() == pulls and (result.pulls.sum(axis=1) == 500).all()
 
 
 def test_cases_cover_every_policy_class():
@@ -264,7 +267,7 @@ def test_simulate_is_reproducible_and_leaves_the_policy_alone():
                                     record_points=3) for threads in (1, 2))
     assert policy.save() == before
     for field in ("rounds", "mean_regret", "standard_error", "optimal_fraction", "final_regrets",
-                  "trial_regret"):
+                  "trial_regret", "pulls"):
         np.testing.assert_array_equal(getattr(one, field), getattr(two, field))
     assert one.rounds.tolist() == [100, 200, 300] and one.trial_regret.shape == (3, 3)
     assert one.final_regret == one.mean_regret[-1] and one.trials == 3

@@ -84,6 +84,7 @@ TEST_CASE("contextual::simulate gives the same results on any number of threads"
   CHECK(a.curve.standard_error == b.curve.standard_error);
   CHECK(a.curve.optimal_fraction == b.curve.optimal_fraction);
   CHECK(a.curve.final_regrets == b.curve.final_regrets);
+  CHECK(a.trial_pulls == b.trial_pulls);
   // Round 30 (T/10) is recorded beside the ten evenly spaced ones.
   CHECK(a.curve.rounds == std::vector<Eigen::Index>{30, 60, 90, 120, 150, 180, 210, 240, 270, 300});
   CHECK(a.point_of(30) == 0);
@@ -108,18 +109,25 @@ TEST_CASE("On a classification data set the regret counts the mistakes", "[conte
     auto policy_gen = make_stream(config.seed, static_cast<std::uint64_t>(r), stream_role::policy);
     std::vector<double> mistakes;
     double count = 0.0;
+    Eigen::Matrix<Eigen::Index, Eigen::Dynamic, 1> pulls = Eigen::Matrix<Eigen::Index, Eigen::Dynamic, 1>::Zero(10);
     for (Eigen::Index t = 1; t <= config.horizon; ++t) {
       (void)replay.next_context(context_gen);
       const auto arm = static_cast<Eigen::Index>(uniform_index(policy_gen, 10));
       count += arm != replay.label() ? 1.0 : 0.0;
+      ++pulls(arm);
       if (t % 100 == 0) mistakes.push_back(count);
     }
     CHECK(run.trial_regret.col(r) == Eigen::Map<const Eigen::VectorXd>(mistakes.data(), 3));
+    CHECK(run.trial_pulls.col(r) == pulls);  // each trial's own arms, counted
   }
+  CHECK(run.trial_pulls.rows() == 10);
+  CHECK((run.trial_pulls.colwise().sum().array() == config.horizon).all());
   // Always class 0 over one whole pass: a mistake on every row of another class, whatever the
   // order (31 of the 300 rows are zeros).
   const auto zeros = contextual::simulate(env, [](Eigen::Index) { return constant_policy{10, 65, 0}; }, config);
   CHECK((zeros.trial_regret.row(2).array() == 269.0).all());
+  CHECK((zeros.trial_pulls.row(0).array() == config.horizon).all());
+  CHECK(zeros.trial_pulls.bottomRows(9).isZero());
   CHECK(zeros.curve.final_standard_error() == 0.0);
   CHECK(zeros.curve.optimal_fraction.back() == Approx(31.0 / 300.0));
 }

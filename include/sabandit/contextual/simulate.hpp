@@ -33,6 +33,10 @@ struct run_result {
   regret_curve curve;
   /// Every trial's cumulative regret at curve.rounds: points x trials, a column per trial.
   Eigen::MatrixXd trial_regret;
+  /// Every trial's pulls of each arm over the T rounds: K x trials, a column per trial (each
+  /// column sums to T), as sabandit::simulate's trial_record::pulls. The policies themselves
+  /// need not count pulls (a shared feature map has no per-arm block to count them in).
+  Eigen::Matrix<Eigen::Index, Eigen::Dynamic, Eigen::Dynamic> trial_pulls;
   /// Each trial's wall time in seconds: the policy's select and update and the environment's
   /// next_context and pull, T rounds. The only output that depends on the machine.
   std::vector<double> trial_seconds;
@@ -120,6 +124,10 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   // also_record adds rounds past record_points, which validate() bounded alone.
   sabandit::detail::require_result_size("contextual::simulate()", points, config.trials);
   result.trial_regret.resize(points, config.trials);  // column = trial: written by one thread
+  sabandit::detail::require_state_size(
+      "contextual::simulate()'s pull counts (K x trials, trials = " + std::to_string(config.trials) + ")",
+      num_arms, config.trials);
+  result.trial_pulls.resize(num_arms, config.trials);  // the same, when the trial ends
   Eigen::MatrixXd optimal(points, config.trials);
   result.trial_seconds.assign(static_cast<std::size_t>(config.trials), 0.0);
   const auto& rounds = result.curve.rounds;
@@ -139,6 +147,9 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     auto arm_gens = sabandit::detail::arm_streams(config.seed, r, num_arms);
     double cumulative_regret = 0.0;
     Eigen::Index optimal_rounds = 0;
+    // Counted here and stored when the trial ends: neighbouring trials' columns share cache lines.
+    Eigen::Matrix<Eigen::Index, Eigen::Dynamic, 1> pulls(num_arms);
+    pulls.setZero();
     std::size_t next = 0;
     const auto start = std::chrono::steady_clock::now();
     for (Eigen::Index t = 1; t <= config.horizon; ++t) {
@@ -147,6 +158,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
       const auto x = trial_env.next_context(context_gen);
       const Eigen::Index arm = policy.select(x, policy_gen);
       if (arm < 0 || arm >= num_arms) sabandit::detail::throw_bad_arm(trial, t, arm, num_arms);
+      ++pulls(arm);
       double best = trial_env.mean(0);
       for (Eigen::Index a = 1; a < num_arms; ++a) best = std::max(best, static_cast<double>(trial_env.mean(a)));
       const double gap = best - trial_env.mean(arm);
@@ -164,6 +176,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     }
     result.trial_seconds[r] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.trial_pulls.col(trial) = pulls;
     on_trial_done();
   });
 
