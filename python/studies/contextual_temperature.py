@@ -128,10 +128,15 @@ class Runner:
                 for v in (math.sqrt(tau), 1.0)]
 
 
+def ratio(regret, best):
+    """regret / best, where a best of 0 (a run too short to err) gives 1 for 0 and inf else."""
+    return regret / best if best > 0 else (1.0 if regret == 0 else math.inf)
+
+
 def ratios(rows):
     """{tau: mean regret / the least candidate's} on one problem."""
     best = min(r[2] for r in rows if r[1] is not None)
-    return {r[1]: r[2] / best for r in rows if r[1] is not None}
+    return {r[1]: ratio(r[2], best) for r in rows if r[1] is not None}
 
 
 def worst_ratios(tables):
@@ -157,7 +162,8 @@ def table(tables, mark):
     out = "| problem | " + " | ".join(labels) + " |\n|---|" + "---|" * len(labels) + "\n"
     for problem, rows in tables.items():
         best = min(r[2] for r in rows if r[1] is not None)
-        cells = [cell(r) + (f" [{r[2] / best:.2f}]" if r[1] is not None else "") for r in rows]
+        cells = [cell(r) + (f" [{ratio(r[2], best):.2f}]" if r[1] is not None else "")
+                 for r in rows]
         cells = [f"**{c}**" if r[1] == mark else c for c, r in zip(cells, rows)]
         out += f"| {problem} | " + " | ".join(cells) + " |\n"
     return out
@@ -180,6 +186,8 @@ def main():
     parser.add_argument("--out", help="folder for temperature.md, temperature.csv and "
                         "temperature_trials.csv")
     a = parser.parse_args()
+    if a.horizon < 2 or a.trials < 2:  # T/2 and T are two rounds; a standard error needs 2
+        parser.error(f"--horizon and --trials must be at least 2 (got {a.horizon}, {a.trials})")
     run = Runner(a.horizon, a.trials, a.threads)
 
     tuning = {p[0]: run.problem(p, a.tuning_seed, False) for p in PROBLEMS["tuning"]}
