@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <new>
 #include <stdexcept>
@@ -95,6 +96,15 @@ class input {
       default:
         return in_.ConsumeIntegralInRange<Eigen::Index>(1, small_max);
     }
+  }
+
+  /// An arm for update(): half the time one in [0, K), else one just outside it or at the
+  /// index type's limits (K >= 1 and below the index type's maximum).
+  [[nodiscard]] Eigen::Index arm(Eigen::Index num_arms) {
+    static constexpr Eigen::Index max = std::numeric_limits<Eigen::Index>::max();
+    if (in_.ConsumeBool()) return in_.ConsumeIntegralInRange<Eigen::Index>(0, num_arms - 1);
+    const Eigen::Index bad[] = {-1, num_arms, num_arms + 1, max, -max - 1};
+    return bad[in_.ConsumeIntegralInRange<std::size_t>(0, std::size(bad) - 1)];
   }
 
   /// A count that costs nothing to be large (a warm-up that never ends is a choice).

@@ -63,14 +63,10 @@ struct operation {
       case operation::update_last:
         op.reward = in.reward();
         break;
-      case operation::update_any: {
-        static constexpr Eigen::Index max = std::numeric_limits<Eigen::Index>::max();
-        const Eigen::Index bad[] = {-1, num_arms, num_arms + 1, max, -max - 1};
-        op.arm = in.coin() ? in.in_range<Eigen::Index>(0, num_arms - 1)
-                           : bad[in.in_range<std::size_t>(0, std::size(bad) - 1)];
+      case operation::update_any:
+        op.arm = in.arm(num_arms);
         op.reward = in.reward();
         break;
-      }
       case operation::rounds:
         op.rewards.resize(in.in_range<std::size_t>(1, 48));
         for (double& r : op.rewards) r = in.reward();
