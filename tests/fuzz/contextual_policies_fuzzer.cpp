@@ -4,19 +4,21 @@
 // operation it checks docs/guarantees.md's promises, as policy_driver.hpp does for the
 // multi-armed policies:
 //   - construction succeeds or throws std::invalid_argument or std::length_error;
-//   - select(x) returns an arm in [0, K), or throws std::invalid_argument (the context) or
-//     std::domain_error (a score or a chain that is not finite); only TS-SGLD's select changes
+//   - select(x) throws std::invalid_argument for a context of the wrong size or with a
+//     non-finite entry, else returns an arm in [0, K) or throws std::domain_error (a score or a
+//     chain that is not finite; never the uniform reference); only TS-SGLD's select changes
 //     the saved state (it moves the chains);
-//   - update(x, arm, r) rejects an arm outside [0, K), a context of the wrong size or with a
-//     non-finite entry and a reward beyond the numeric contract;
-//   - every exception is a documented one with a "sabandit: " message, and a throwing call
-//     leaves the saved text unchanged and the decisions that follow those of a copy taken
-//     before it;
+//   - update(x, arm, r) checks in that order: such a context (std::invalid_argument), an arm
+//     outside [0, K) (std::out_of_range), a reward beyond the numeric contract
+//     (std::invalid_argument); a valid call may throw only std::invalid_argument (the model's
+//     support) or std::domain_error (numerics), and the uniform reference neither;
+//   - every exception has a "sabandit: " message, and a throwing call leaves the saved text
+//     and scores() unchanged and the decisions that follow those of a copy taken before it;
 //   - a copy is a checkpoint: replaying the operations since it gives the same decisions and
 //     the same saved text;
-//   - restoring a saved text reproduces it; a corrupted one is rejected with
-//     std::invalid_argument (state::format_error) and changes nothing, or is a state that saves
-//     and restores exactly.
+//   - restoring a saved text reproduces it and its decisions; an edited one (state_edits.hpp)
+//     is rejected with std::invalid_argument (state::format_error) and changes nothing, or is a
+//     state that saves and restores exactly, with the same decisions.
 // The parameters that set work per call (N, the Newton iterations) and the rounds per input are
 // kept small: Laplace TS re-solves its MAP over the whole history every update, as documented.
 #include <cmath>
@@ -50,6 +52,9 @@ template <class Policy>
 constexpr bool select_moves_chains = false;
 template <class Model>
 constexpr bool select_moves_chains<contextual::ts_sgld<Model>> = true;
+
+template <class Policy>
+constexpr bool is_uniform = std::is_same_v<Policy, contextual::uniform_random>;
 
 template <class Policy>
 constexpr bool refits_history = false;  // Laplace TS: a Newton solve over every pair, every update
@@ -132,8 +137,12 @@ template <class Policy>
 [[nodiscard]] std::string behaviour(Policy policy) {
   engine gen(20261129);
   std::string trace;
-  for (int round = 0; round < 4; ++round) {
-    context x = context::Constant(policy.context_size(), 0.5 * (round - 1));
+  // Past the warm-ups (K x warm-up rounds, small in this target) and four more.
+  Eigen::Index rounds = 4 + policy.num_arms() * 4;
+  if constexpr (requires { policy.parameters().warmup; })
+    rounds = 4 + policy.num_arms() * std::min<Eigen::Index>(policy.parameters().warmup, 4);
+  for (Eigen::Index round = 0; round < rounds; ++round) {
+    context x = context::Constant(policy.context_size(), 0.5 * static_cast<double>(round % 4 - 1));
     Eigen::Index arm = 0;
     if (throws_documented(invalid_argument | domain_error, "select() in a probe",
                           [&] { arm = policy.select(x, gen); })) {
@@ -156,7 +165,11 @@ class driver {
   void run(const std::vector<operation>& ops) {
     for (std::size_t i = 0; i < ops.size(); ++i) {
       if (ops[i].kind == operation::checkpoint) {
-        checkpoint_.emplace(policy_);
+        if (checkpoint_) {
+          *checkpoint_ = policy_;  // copy assignment
+        } else {
+          checkpoint_.emplace(policy_);  // copy construction
+        }
         if (saved_text(*checkpoint_) != saved_text(policy_)) fail("a copy differs from its original");
         checkpoint_gen_ = gen_;
         checkpoint_at_ = i;
@@ -222,17 +235,34 @@ class driver {
     }
   }
 
-  // Runs `call`; if it throws (a documented exception, else fail), the policy must be as before:
-  // the same saved text, and the same decisions afterwards as a copy taken before the call.
+  // scores() as bytes (NaN payloads and signed zeros included), where the policy has it: public
+  // state that the saved text does not hold, and that a throwing select keeps.
+  [[nodiscard]] static std::string scores_of(const Policy& policy) {
+    if constexpr (requires { policy.scores(); }) {
+      const Eigen::ArrayXd& scores = policy.scores();
+      return {reinterpret_cast<const char*>(scores.data()),
+              static_cast<std::size_t>(scores.size()) * sizeof(double)};
+    } else {
+      (void)policy;
+      return {};
+    }
+  }
+
+  // Runs `call`, which may throw only the `expected` exceptions (documented ones, else fail);
+  // if it throws, the policy must be as before: the same saved text and scores(), and the same
+  // decisions afterwards as a copy taken before the call. Returns the kind thrown, or none.
   template <class Call>
-  static bool strong(Policy& policy, allowed expected, const char* name, Call&& call) {
+  static allowed strong(Policy& policy, allowed expected, const char* name, Call&& call) {
     const Policy before = policy;
     const std::string text = saved_text(policy);
-    if (!throws_documented(expected, name, call)) return false;
+    const std::string scores = scores_of(policy);
+    const allowed thrown = thrown_kind(expected, name, call);
+    if (thrown == none) return none;
     if (saved_text(policy) != text) fail(std::string(name) + " threw and changed the state");
+    if (scores_of(policy) != scores) fail(std::string(name) + " threw and changed scores()");
     if (behaviour(policy) != behaviour(before))
       fail(std::string(name) + " threw and changed the decisions that follow");
-    return true;
+    return thrown;
   }
 
   [[nodiscard]] static bool valid_context(const Policy& policy, const context& x) {
@@ -242,12 +272,15 @@ class driver {
   static bool select(Policy& policy, engine& gen, const context& x, last_decision& last,
                      std::string& trace) {
     const std::string text = saved_text(policy);
+    const bool valid = valid_context(policy, x);
+    // A bad context is named first; a valid one may overflow a score or a chain.
+    const allowed expected = !valid ? invalid_argument : is_uniform<Policy> ? none : domain_error;
     Eigen::Index arm = -1;
-    if (strong(policy, invalid_argument | domain_error, "select()", [&] { arm = policy.select(x, gen); })) {
+    if (strong(policy, expected, "select()", [&] { arm = policy.select(x, gen); }) != none) {
       trace += "s!";
       return false;
     }
-    if (!valid_context(policy, x)) fail("select() accepted a context of the wrong size or not finite");
+    if (!valid) fail("select() accepted a context of the wrong size or not finite");
     if (!(arm >= 0 && arm < policy.num_arms()))
       fail("select() returned arm " + std::to_string(arm) + " of " + std::to_string(policy.num_arms()));
     if (!select_moves_chains<Policy> && saved_text(policy) != text) fail("select() changed the state");
@@ -258,12 +291,21 @@ class driver {
 
   static void update(Policy& policy, engine& gen, const context& x, Eigen::Index arm, double reward,
                      std::string& trace) {
-    const bool threw = strong(policy, out_of_range | invalid_argument | domain_error, "update()",
-                              [&] { policy.update(x, arm, reward, gen); });
-    const bool valid = arm >= 0 && arm < policy.num_arms() && valid_context(policy, x) &&
+    // The checks' order (policy_core's checked_pull): the context, the arm, then the reward;
+    // a valid call may still meet the model's support or a numerical limit.
+    allowed expected = is_uniform<Policy> ? none : invalid_argument | domain_error;
+    if (!valid_context(policy, x)) {
+      expected = invalid_argument;
+    } else if (!(arm >= 0 && arm < policy.num_arms())) {
+      expected = out_of_range;
+    } else if (!(std::abs(reward) <= bounds::reward)) {
+      expected = invalid_argument;
+    }
+    const bool valid = valid_context(policy, x) && arm >= 0 && arm < policy.num_arms() &&
                        std::abs(reward) <= bounds::reward;
-    if (!threw && !valid) fail("update() accepted an arm, context or reward outside the contract");
-    trace += threw ? "u!" : "u";
+    const allowed thrown = strong(policy, expected, "update()", [&] { policy.update(x, arm, reward, gen); });
+    if (thrown == none && !valid) fail("update() accepted an arm, context or reward outside the contract");
+    trace += thrown != none ? "u!" : "u";
   }
 
   // A policy restored from its own saved text saves the same text and decides the same.
@@ -282,21 +324,20 @@ class driver {
   static void restore_corrupted(Policy& policy, const std::string& edits, std::string& trace) {
     const Policy before = policy;
     std::istringstream in(edited(saved_text(policy), edits));
-    const bool threw =
-        strong(policy, invalid_argument, "restore()", [&] { state::restore(in, policy); });
-    if (threw) {
+    if (strong(policy, invalid_argument, "restore()", [&] { state::restore(in, policy); }) != none) {
       trace += "r!";
       return;
     }
-    Policy copy = policy;
-    std::istringstream again(saved_text(policy));
-    state::restore(again, copy);
-    if (saved_text(copy) != saved_text(policy)) fail("an accepted state did not save and restore exactly");
-    if (beyond_fuzzed_work(policy)) {
+    if (beyond_fuzzed_work(policy)) {  // too slow to drive, but it must save and restore exactly
+      Policy copy = policy;
+      std::istringstream again(saved_text(policy));
+      state::restore(again, copy);
+      if (saved_text(copy) != saved_text(policy)) fail("an accepted state did not save and restore exactly");
       policy = before;
       trace += "r~";
       return;
     }
+    save_restore(policy);
     trace += "r";
   }
 
@@ -373,7 +414,9 @@ void drive_langevin(input& in, Extra&& extra) {
   construct_and_drive(in, [&](Eigen::Index k, Eigen::Index d) {
     typename Policy<Model, contextual::disjoint_features>::params p;
     if (in.coin()) {
-      p.warmup = in.any_count(4);
+      // Small, invalid, or so large that construction refuses it: TS-SA's window holds the
+      // warm-up's pairs, allocated up front (2^26 of them, valid, pass the fuzzer's memory).
+      p.warmup = in.size(4, true);
       p.inner_steps = in.size(3, false);
       p.step_size = in.any_double();
       p.temperature = in.any_double();

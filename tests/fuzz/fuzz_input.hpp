@@ -107,7 +107,8 @@ class input {
     return bad[in_.ConsumeIntegralInRange<std::size_t>(0, std::size(bad) - 1)];
   }
 
-  /// A count that costs nothing to be large (a warm-up that never ends is a choice).
+  /// A count that costs nothing to be large (a multi-armed warm-up that never ends is a choice;
+  /// contextual TS-SA sizes its window by its warm-up, so its target draws it with size()).
   [[nodiscard]] Eigen::Index any_count(Eigen::Index small_max) {
     if (in_.ConsumeIntegralInRange<int>(0, 5) == 0) return in_.ConsumeIntegral<Eigen::Index>();
     return in_.ConsumeIntegralInRange<Eigen::Index>(1, small_max);
@@ -129,11 +130,12 @@ constexpr allowed operator|(allowed a, allowed b) {
   return static_cast<allowed>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
 }
 
-/// Runs `call`; returns true if it threw one of the `expected` exceptions with a message naming
-/// the library ("sabandit: ..."), false if it returned, and fails on anything else.
+/// Runs `call`; returns the kind of exception it threw if it was one of the `expected` ones with a
+/// message naming the library ("sabandit: ..."), `none` if it returned, and fails on anything
+/// else.
 template <class Call>
-bool throws_documented(allowed expected, std::string_view operation, Call&& call,
-                       std::string_view prefix = "sabandit: ") {
+allowed thrown_kind(allowed expected, std::string_view operation, Call&& call,
+                    std::string_view prefix = "sabandit: ") {
   const auto check = [&](allowed kind, const std::exception& error) {
     if ((expected & kind) == 0)
       fail(std::string(operation) + " threw an undocumented " + typeid(error).name() + ": " +
@@ -141,11 +143,11 @@ bool throws_documented(allowed expected, std::string_view operation, Call&& call
     if (std::string_view(error.what()).substr(0, prefix.size()) != prefix)
       fail(std::string(operation) + " threw a message without '" + std::string(prefix) +
            "': " + error.what());
-    return true;
+    return kind;
   };
   try {
     call();
-    return false;
+    return none;
   } catch (const std::length_error& e) {
     return check(length_error, e);
   } catch (const std::out_of_range& e) {
@@ -159,6 +161,13 @@ bool throws_documented(allowed expected, std::string_view operation, Call&& call
   } catch (...) {
     fail(std::string(operation) + " threw something that is not a std::exception");
   }
+}
+
+/// thrown_kind(...) != none: whether `call` threw one of the `expected` exceptions.
+template <class Call>
+bool throws_documented(allowed expected, std::string_view operation, Call&& call,
+                       std::string_view prefix = "sabandit: ") {
+  return thrown_kind(expected, operation, call, prefix) != none;
 }
 
 }  // namespace sabandit_fuzz

@@ -127,7 +127,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   sabandit::detail::require_state_size(
       "contextual::simulate()'s pull counts (K x trials, trials = " + std::to_string(config.trials) + ")",
       num_arms, config.trials);
-  result.trial_pulls.setZero(num_arms, config.trials);  // the same, when the trial ends
+  result.trial_pulls.setZero(num_arms, config.trials);  // a column per trial, stored when it ends
   Eigen::MatrixXd optimal(points, config.trials);
   result.trial_seconds.assign(static_cast<std::size_t>(config.trials), 0.0);
   const auto& rounds = result.curve.rounds;
