@@ -171,6 +171,11 @@ TEST_CASE("contextual::simulate reports a bad policy or round", "[contextual][si
   CHECK_THROWS_WITH(contextual::simulate(env, [](Eigen::Index) { return uniform_policy(10, 65); },
                                          {.horizon = 50, .trials = 100'000'000, .record_points = 1}, twenty),
                     Catch::Contains("contextual::simulate()'s results") && Catch::Contains("21 recorded points"));
+  // The pull counts (K x trials) are bounded too, before the results are allocated: 3e8 trials
+  // of 1 recorded round fit the results' bound (6e8 doubles) but not 10 arms' counts (3e9).
+  CHECK_THROWS_WITH(contextual::simulate(env, [](Eigen::Index) { return uniform_policy(10, 65); },
+                                         {.horizon = 50, .trials = 300'000'000, .record_points = 1}),
+                    Catch::Contains("pull counts") && Catch::Contains("10 arms"));
   // K = 2^34 classes: a trial's 2^34 reward engines (2^36 doubles) are refused by name before
   // any is made; they gave std::bad_alloc (a probe's finding).
   Eigen::MatrixXd features(4, 2);  // 4 examples of 2 features

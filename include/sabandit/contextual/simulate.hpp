@@ -123,10 +123,10 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   const auto points = static_cast<Eigen::Index>(result.curve.rounds.size());
   // also_record adds rounds past record_points, which validate() bounded alone.
   sabandit::detail::require_result_size("contextual::simulate()", points, config.trials);
-  result.trial_regret.resize(points, config.trials);  // column = trial: written by one thread
-  sabandit::detail::require_state_size(
+  sabandit::detail::require_state_size(  // before anything is allocated
       "contextual::simulate()'s pull counts (K x trials, trials = " + std::to_string(config.trials) + ")",
       num_arms, config.trials);
+  result.trial_regret.resize(points, config.trials);  // column = trial: written by one thread
   result.trial_pulls.setZero(num_arms, config.trials);  // a column per trial, stored when it ends
   Eigen::MatrixXd optimal(points, config.trials);
   result.trial_seconds.assign(static_cast<std::size_t>(config.trials), 0.0);
