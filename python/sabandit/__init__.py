@@ -247,7 +247,8 @@ for _name in ("ts_sa", "ts_sgld", "thompson", "epsilon_ts", "kl_ucb", "ucb", "sg
     globals()[_name] = _arguments_checked(getattr(_sabandit, _name))
 
 
-def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, record_points=100):
+def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, record_points=100,
+             feedback_batch=1):
     """Runs `trials` independent trials of `horizon` rounds of copies of `policy` on `env`
     with the C++ simulator (sabandit::simulate), the GIL released, and returns a
     SimulationResult of numpy arrays: rounds, mean_regret, standard_error, optimal_fraction
@@ -257,12 +258,17 @@ def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, recor
     from Engine.stream(seed, r, 2**32 + a), as in C++: the same seed gives the same numbers in
     both. threads = 0 uses one thread per hardware thread; the result does not depend on it.
     `policy` is copied once, when the run starts, and is not changed.
+
+    feedback_batch = B holds rewards back: the policy learns the rewards of each B rounds, in
+    order, only after it has selected the arm of the batch's last round (a service updated
+    every B requests, or whose rewards arrive late); 1 is the paper's protocol.
     """
     if not isinstance(policy, POLICY_TYPES):
         raise TypeError(f"sabandit.simulate: policy must be a sabandit policy, not {type(policy).__name__}")
-    for name, value in (("horizon", horizon), ("trials", trials), ("record_points", record_points)):
+    for name, value in (("horizon", horizon), ("trials", trials), ("record_points", record_points),
+                        ("feedback_batch", feedback_batch)):
         _check_number(name, "int", value)
-    return policy._simulate(env, horizon, trials, seed, threads, record_points)
+    return policy._simulate(env, horizon, trials, seed, threads, record_points, feedback_batch)
 
 
 from . import contextual  # noqa: E402  (sabandit.contextual: after the names it imports from here)

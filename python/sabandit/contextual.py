@@ -105,7 +105,8 @@ class SimulationResult:
                 f"{self.final_standard_error:.2g}>")
 
 
-def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, record_points=100):
+def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, record_points=100,
+             feedback_batch=1):
     """Runs `trials` independent trials of `horizon` rounds of copies of `policy` on `env` with
     the C++ simulator (sabandit::contextual::simulate), the GIL released, and returns a
     SimulationResult. Each round the environment draws a context, the policy selects an arm
@@ -121,8 +122,9 @@ def simulate(env, policy, *, horizon=10_000, trials=50, seed=1, threads=0, recor
     if not isinstance(policy, POLICY_TYPES):
         raise TypeError("sabandit.contextual.simulate: policy must be a sabandit.contextual "
                         f"policy, not {type(policy).__name__}")
-    for name, value in (("horizon", horizon), ("trials", trials), ("record_points", record_points)):
+    for name, value in (("horizon", horizon), ("trials", trials), ("record_points", record_points),
+                        ("feedback_batch", feedback_batch)):
         _check_number(name, "int", value)
     rounds, mean, se, optimal, finals, per_trial, pulls, count = policy._simulate(
-        env, horizon, trials, seed, threads, record_points)
+        env, horizon, trials, seed, threads, record_points, feedback_batch)
     return SimulationResult(rounds, mean, se, optimal, finals, per_trial, pulls, count)

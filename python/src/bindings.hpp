@@ -353,8 +353,9 @@ inline simulation_result curve_arrays(const regret_curve& curve) {
 template <class P, class Env>
 simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Index horizon,
                                   Eigen::Index trials, std::uint64_t seed, unsigned threads,
-                                  Eigen::Index record_points) {
-  const run_config config{horizon, trials, seed, threads, record_points};
+                                  Eigen::Index record_points, Eigen::Index feedback_batch) {
+  const run_config config{.horizon = horizon, .trials = trials, .seed = seed, .threads = threads,
+                          .record_points = record_points, .feedback_batch = feedback_batch};
   detail::validate(config);
   if (prototype.num_arms() != env.num_arms())
     detail::throw_invalid("policy.num_arms", prototype.num_arms(),
@@ -392,7 +393,7 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
 #define SABANDIT_PYTHON_SIMULATE_COPIES(P, Env)                                          \
   template simulation_result simulate_copies(const P&, const Env&, Eigen::Index,         \
                                              Eigen::Index, std::uint64_t, unsigned,      \
-                                             Eigen::Index);                              \
+                                             Eigen::Index, Eigen::Index);                \
   static_assert(simulated<P, Env>);
 
 /// Whether `value` is a bool, Python's or numpy's: both index as 0 or 1, and neither is an
@@ -629,6 +630,15 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
           out.mutable_at(a) = static_cast<std::int64_t>(counts(a));
         return out;
       }, "Pulls per arm so far (int64 array of K).")
+      .def_property_readonly("awaiting", [](const P& p) {
+        const arm_statistics& stats = p.statistics();
+        py::array_t<std::int64_t> out(stats.num_arms());
+        for (Eigen::Index a = 0; a < stats.num_arms(); ++a)
+          out.mutable_at(a) = static_cast<std::int64_t>(stats.awaiting(a));
+        return out;
+      }, "Warm-up selections per arm whose rewards have not arrived (int64 array of K): the "
+         "warm-up plays the arm with the fewest rewards and awaited selections, so a batch of "
+         "selections before any reward plays every arm.")
       .def("__repr__", [name = std::string(name)](const P& p) {
         return "<sabandit." + name + ": K = " + std::to_string(p.num_arms()) + ", " +
                std::to_string(p.statistics().total()) + " pulls>";
@@ -636,12 +646,13 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
       .def(std::move(pickling))
       .def("_simulate", [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
                            const py::handle& seed, const py::handle& threads,
-                           Eigen::Index record_points) {
+                           Eigen::Index record_points, Eigen::Index feedback_batch) {
         const std::uint64_t s = unsigned_of("seed", seed);
         const auto n = static_cast<unsigned>(unsigned_of("threads", threads, 32));
         return with_env(env, [&](const auto& e) -> simulation_result {
           if constexpr (simulated<P, std::decay_t<decltype(e)>>) {
-            return simulate_copies(copy_of(p), e, horizon, trials, s, n, record_points);
+            return simulate_copies(copy_of(p), e, horizon, trials, s, n, record_points,
+                                   feedback_batch);
           } else {
             throw py::type_error("sabandit: " + std::string(py::str(py::type::of(env))) +
                                  " has rewards this policy's model refuses: a policy over "
@@ -650,7 +661,7 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
           }
         });
       }, py::arg("env"), py::arg("horizon"), py::arg("trials"), py::arg("seed"), py::arg("threads"),
-         py::arg("record_points"));
+         py::arg("record_points"), py::arg("feedback_batch"));
   return cls;
 }
 

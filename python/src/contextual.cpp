@@ -204,10 +204,15 @@ py::class_<P> bind_contextual_policy(py::module_& m, const char* name, const cha
       .def(
           "_simulate",
           [](const P& p, const py::object& env, Eigen::Index horizon, Eigen::Index trials,
-             const py::handle& seed, const py::handle& threads, Eigen::Index record_points) {
-            const run_config config{horizon, trials, unsigned_of("seed", seed),
-                                    static_cast<unsigned>(unsigned_of("threads", threads, 32)),
-                                    record_points};
+             const py::handle& seed, const py::handle& threads, Eigen::Index record_points,
+             Eigen::Index feedback_batch) {
+            const run_config config{
+                .horizon = horizon,
+                .trials = trials,
+                .seed = unsigned_of("seed", seed),
+                .threads = static_cast<unsigned>(unsigned_of("threads", threads, 32)),
+                .record_points = record_points,
+                .feedback_batch = feedback_batch};
             return with_contextual_env(env, [&](const auto& e) -> py::tuple {
               if constexpr (contextually_simulated<P, std::decay_t<decltype(e)>>) {
                 // Copies of both, made under the GIL: the run's threads read them without it,
@@ -223,7 +228,7 @@ py::class_<P> bind_contextual_policy(py::module_& m, const char* name, const cha
             });
           },
           py::arg("env"), py::arg("horizon"), py::arg("trials"), py::arg("seed"),
-          py::arg("threads"), py::arg("record_points"));
+          py::arg("threads"), py::arg("record_points"), py::arg("feedback_batch"));
   if constexpr (requires(const P& p) { p.scores(); }) {
     cls.def_property_readonly(
         "scores", [](const P& p) -> Eigen::ArrayXd { return p.scores(); },

@@ -1,6 +1,7 @@
 // Prints the decisions of C++ policies for fixed seeds, for test_identical.py: the Python API must
 // make exactly the same decisions and the same simulate() results for the same seeds.
-// Output: "<case> decisions a_1 ... a_T" then "<case> simulate r_1 ... r_R" (final regrets, %.17g);
+// Output: "<case> decisions a_1 ... a_T" then "<case> simulate r_1 ... r_R" (final regrets, %.17g)
+// and "<case> delayed r_1 ... r_R" (the same with rewards learnt in batches of 7 rounds);
 // and "check_model-<model> worst w_1 ... w_6": check_model's worst discrepancies, check by check.
 // The contextual cases ("contextual-<case>") are test_contextual.py's, in the same format, and
 // "contextual-<case> pulls p_1 ... p_RK": simulate's pulls, trial by trial, arm by arm.
@@ -39,6 +40,11 @@ void run(const std::string& name, const Env& env, const Policy& prototype) {
                                         {.horizon = 500, .trials = 4, .seed = seed, .threads = 2,
                                          .record_points = 10});
   for (double r : curve.final_regrets) std::printf(" %.17g", r);
+  std::printf("\n%s delayed", name.c_str());  // rewards learnt in batches of 7 rounds
+  const auto delayed = sabandit::simulate(env, [&](Eigen::Index) { return prototype; },
+                                          {.horizon = 500, .trials = 4, .seed = seed, .threads = 2,
+                                           .record_points = 10, .feedback_batch = 7});
+  for (double r : delayed.final_regrets) std::printf(" %.17g", r);
   std::printf("\n");
 }
 
@@ -67,6 +73,12 @@ void run_contextual(const std::string& name, const Env& prototype_env, const Pol
       std::printf(" %ld", static_cast<long>(result.trial_pulls(a, t)));
     }
   }
+  std::printf("\ncontextual-%s delayed", name.c_str());  // rewards learnt in batches of 7
+  const auto delayed = sabandit::contextual::simulate(
+      prototype_env, [&](Eigen::Index) { return prototype; },
+      {.horizon = 500, .trials = 4, .seed = seed, .threads = 2, .record_points = 10,
+       .feedback_batch = 7});
+  for (double r : delayed.curve.final_regrets) std::printf(" %.17g", r);
   std::printf("\n");
 }
 

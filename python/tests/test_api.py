@@ -1,10 +1,14 @@
 """The Python API: keyword defaults, error mapping, pickling, numpy shapes and dtypes, a reward
 model written in Python."""
 import copy
+import csv
+import io
 import math
 import os
 import pickle
 import re
+import subprocess
+import sys
 import time
 import warnings
 
@@ -12,6 +16,7 @@ import numpy as np
 import pytest
 
 import sabandit
+from sabandit import contextual
 
 ALL_POLICIES = [
     lambda: sabandit.ts_sa(4), lambda: sabandit.ts_sa(4, model="bernoulli"),
@@ -884,3 +889,57 @@ def test_ctrl_c_stops_simulate():
     finally:
         child.kill()
         child.wait()
+
+
+# ------------------------------------------------------------- rewards that arrive late
+
+def test_warm_up_plays_every_arm_while_rewards_are_awaited():
+    # A batch of selections before any reward: round-robin, recorded in `awaiting`, and each
+    # reward answers one (C++'s tests/unit/delayed_feedback_test.cpp for every policy).
+    gen = sabandit.Engine(1)
+    for policy in (sabandit.ts_sa(3, model="bernoulli", warmup=2), sabandit.ucb(3),
+                   sabandit.thompson(3, model="bernoulli"), sabandit.kl_ucb(3)):
+        batch = [policy.select(gen) for _ in range(6)]
+        assert batch[:3] == [0, 1, 2], type(policy).__name__
+        assert policy.awaiting.dtype == np.int64 and policy.awaiting.sum() == 6
+        restored = sabandit.restored(policy.save())  # the awaited selections are saved
+        assert restored.awaiting.tolist() == policy.awaiting.tolist()
+        for arm in batch:
+            policy.update(arm, 1.0, gen)
+        assert policy.awaiting.tolist() == [0, 0, 0]
+
+
+def test_simulate_feedback_batch():
+    env, policy = sabandit.bernoulli_gap(3, best=0.5, gap=0.2), sabandit.thompson(3, model="bernoulli")
+    one = sabandit.simulate(env, policy, horizon=300, trials=3, seed=4, threads=1)
+    same = sabandit.simulate(env, policy, horizon=300, trials=3, seed=4, threads=1, feedback_batch=1)
+    np.testing.assert_array_equal(one.final_regrets, same.final_regrets)
+    late = [sabandit.simulate(env, policy, horizon=300, trials=3, seed=4, threads=n,
+                              feedback_batch=50) for n in (1, 2)]
+    np.testing.assert_array_equal(late[0].final_regrets, late[1].final_regrets)
+    assert not np.array_equal(late[0].final_regrets, one.final_regrets)
+    with pytest.raises(ValueError, match=re.escape("feedback_batch = 0")):
+        sabandit.simulate(env, policy, horizon=10, trials=1, feedback_batch=0)
+    with pytest.raises(TypeError, match=re.escape("feedback_batch = 2.0")):
+        sabandit.simulate(env, policy, horizon=10, trials=1, feedback_batch=2.0)
+    clicks = contextual.LogisticEnv(np.array([[1.0, -1.0], [0.5, 0.0]]))
+    with pytest.raises(ValueError, match=re.escape("feedback_batch = -2")):
+        contextual.simulate(clicks, contextual.linucb(2, 2), horizon=10, trials=1, feedback_batch=-2)
+
+
+def test_the_delayed_feedback_study_runs_and_its_numbers_do_not_depend_on_threads(tmp_path):
+    # python/studies/delayed_feedback.py, whose tables docs/delayed-feedback.md shows, on a
+    # short run: the same files on 1 and 2 threads, and a CSV that a CSV reader reads.
+    script = os.path.join(os.path.dirname(__file__), "..", "studies", "delayed_feedback.py")
+    short = ["--horizon", "300", "--trials", "2", "--problems", "2"]
+    outs = [subprocess.run([sys.executable, script, *short, "--threads", threads,
+                            "--out", str(tmp_path / threads)],
+                           check=True, capture_output=True, text=True).stdout
+            for threads in ("1", "2")]
+    files = [{n: (tmp_path / t / n).read_text(encoding="utf-8") for n in ("delayed.md", "delayed.csv")}
+             for t in "12"]
+    assert outs[0] == outs[1] == files[0]["delayed.md"] and files[0] == files[1]
+    assert outs[0].count("| policy |") == 2 and "*the first batch alone*" in outs[0]
+    rows = list(csv.reader(io.StringIO(files[0]["delayed.csv"])))
+    assert rows[0] == ["problem", "policy", "feedback_batch", "regret", "standard_error"]
+    assert len(rows) == 1 + 2 * 6 * 3  # problems x policies x batches (B <= T: 1, 10, 100)

@@ -88,6 +88,10 @@ def test_same_simulation_as_cpp(case, cpp_reference):
     pulls = [int(p) for p in cpp_reference[f"contextual-{case}"]["pulls"]]
     assert result.pulls.dtype == np.int64 and result.pulls.shape == (4, ENVS[env_name]().num_arms)
     assert result.pulls.ravel().tolist() == pulls and (result.pulls.sum(axis=1) == 500).all()
+    delayed = contextual.simulate(ENVS[env_name](), make(), horizon=500, trials=4, seed=SEED,
+                                  threads=2, record_points=10, feedback_batch=7)
+    np.testing.assert_array_equal(delayed.final_regrets,
+                                  [float(r) for r in cpp_reference[f"contextual-{case}"]["delayed"]])
 
 
 def test_cases_cover_every_policy_class():

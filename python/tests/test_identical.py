@@ -59,6 +59,10 @@ def test_same_simulation_as_cpp(case, cpp_reference):
                                threads=2, record_points=10)
     expected = np.array([float(r) for r in cpp_reference[case]["simulate"]])
     np.testing.assert_array_equal(result.final_regrets, expected)  # exact: the same doubles
+    delayed = sabandit.simulate(ENVS[env_name](), make(), horizon=500, trials=4, seed=SEED,
+                                threads=2, record_points=10, feedback_batch=7)
+    np.testing.assert_array_equal(delayed.final_regrets,
+                                  [float(r) for r in cpp_reference[case]["delayed"]])
 
 
 def test_cases_cover_every_policy_and_model():

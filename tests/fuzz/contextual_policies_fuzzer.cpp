@@ -269,9 +269,24 @@ class driver {
     return x.size() == policy.context_size() && x.allFinite();
   }
 
+  // The warm-up's selections awaiting their rewards (the Langevin policies'; none else), and
+  // whether select() plays the warm-up.
+  static Eigen::ArrayXd awaited_of(const Policy& policy) {
+    if constexpr (requires { policy.awaiting(); }) return policy.awaiting();
+    return Eigen::ArrayXd::Zero(policy.num_arms());
+  }
+  static bool warming_up(const Policy& policy) {
+    if constexpr (requires { policy.awaiting(); }) {
+      return (policy.pulls() < static_cast<double>(policy.parameters().warmup)).any();
+    }
+    return false;
+  }
+
   static bool select(Policy& policy, engine& gen, const context& x, last_decision& last,
                      std::string& trace) {
-    const std::string text = saved_text(policy);
+    const std::string text = without_awaiting(saved_text(policy));
+    const Eigen::ArrayXd awaited = awaited_of(policy);
+    const bool warming = warming_up(policy);
     const bool valid = valid_context(policy, x);
     // A bad context is named first; a valid one may overflow a score or a chain.
     const allowed expected = !valid ? invalid_argument : is_uniform<Policy> ? none : domain_error;
@@ -283,7 +298,13 @@ class driver {
     if (!valid) fail("select() accepted a context of the wrong size or not finite");
     if (!(arm >= 0 && arm < policy.num_arms()))
       fail("select() returned arm " + std::to_string(arm) + " of " + std::to_string(policy.num_arms()));
-    if (!select_moves_chains<Policy> && saved_text(policy) != text) fail("select() changed the state");
+    if (!select_moves_chains<Policy> && without_awaiting(saved_text(policy)) != text)
+      fail("select() changed the state");
+    // In the warm-up a select() records its arm as awaiting a reward; after it, nothing.
+    Eigen::ArrayXd recorded = awaited;
+    if (warming) recorded(arm) += 1.0;
+    if (!(awaited_of(policy) == recorded).all())
+      fail("select() changed the awaited selections otherwise than by its warm-up arm");
     last = {x, arm};
     trace += "s" + std::to_string(arm);
     return true;

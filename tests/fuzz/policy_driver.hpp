@@ -223,8 +223,36 @@ class driver {
     return strong(policy, state_of(policy), expected, name, call);
   }
 
+  /// state_of(policy), its saved text as without_awaiting leaves it.
+  static snapshot state_but_awaiting(const Policy& policy) {
+    snapshot s;
+    s.add(static_cast<long long>(policy.num_arms()));
+    detail::add_state(s, policy);
+    s.add_text(without_awaiting(saved_text(policy)));
+    return s;
+  }
+  // The warm-up's selections awaiting their rewards, per arm.
+  static Eigen::ArrayXd awaited_of(const Policy& policy) {
+    Eigen::ArrayXd awaited(policy.num_arms());
+    for (Eigen::Index a = 0; a < policy.num_arms(); ++a) awaited(a) = policy.statistics().awaiting(a);
+    return awaited;
+  }
+  // Whether select() plays the warm-up: some arm has fewer than Omega rewards.
+  static bool warming_up(const Policy& policy) {
+    Eigen::Index omega = 0;
+    if constexpr (requires { policy.parameters().warmup; }) {
+      omega = policy.parameters().warmup;
+    } else {
+      omega = policy.posterior().parameters().warmup;  // epsilon_ts: its Thompson sampler's
+    }
+    return (policy.statistics().counts() < static_cast<double>(omega)).any();
+  }
+
   static bool select(Policy& policy, engine& gen, Eigen::Index& last_arm, std::string& trace) {
     const snapshot state = state_of(policy);
+    const snapshot kept = state_but_awaiting(policy);
+    const Eigen::ArrayXd awaited = awaited_of(policy);
+    const bool warming = warming_up(policy);
     Eigen::Index arm = -1;
     if (strong(policy, state, select_moves_chains<Policy> ? domain_error : none, "select()",
                [&] { arm = policy.select(gen); })) {
@@ -234,8 +262,13 @@ class driver {
     if (!(arm >= 0 && arm < policy.num_arms()))
       fail("select() returned arm " + std::to_string(arm) + " of " +
            std::to_string(policy.num_arms()));
-    if (!select_moves_chains<Policy> && !(state_of(policy) == state))
+    if (!select_moves_chains<Policy> && !(state_but_awaiting(policy) == kept))
       fail("select() changed the observable state");
+    // In the warm-up a select() records its arm as awaiting a reward; after it, nothing.
+    Eigen::ArrayXd expected = awaited;
+    if (warming) expected(arm) += 1.0;
+    if (!(awaited_of(policy) == expected).all())
+      fail("select() changed the awaited selections otherwise than by its warm-up arm");
     last_arm = arm;
     trace += "s" + std::to_string(arm);
     return true;

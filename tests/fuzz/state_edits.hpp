@@ -7,12 +7,27 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <string_view>
 
 #include "sabandit/state/archive.hpp"
 
 namespace sabandit_fuzz {
+
+/// A saved text without its `awaiting` field (the warm-up's selections awaiting their
+/// rewards) and without its checksum: what a select() in the warm-up leaves as it was (it
+/// records its arm as awaited, docs/delayed-feedback.md).
+[[nodiscard]] inline std::string without_awaiting(const std::string& text) {
+  std::istringstream in(text);
+  std::string kept;
+  for (std::string line; std::getline(in, line);) {
+    const std::string name = line.substr(0, line.find(' '));
+    if (name == "awaiting" || name.ends_with(".awaiting") || name == "end") continue;
+    kept += line + '\n';
+  }
+  return kept;
+}
 
 namespace detail {
 

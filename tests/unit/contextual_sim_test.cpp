@@ -1,6 +1,7 @@
 // contextual::simulate(): the same seed gives the same results on any number of threads, the
 // regret on a classification data set counts the mistakes, the best policy of a synthetic
 // problem has no regret, and bad policies are reported.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -13,6 +14,7 @@
 #include "contextual_benchmark/uniform.hpp"
 #include "sabandit/contextual/classification_env.hpp"
 #include "sabandit/contextual/linear_env.hpp"
+#include "sabandit/contextual/linucb.hpp"
 #include "sabandit/contextual/simulate.hpp"
 #include "sabandit/random.hpp"
 #include "support/catch.hpp"
@@ -209,4 +211,61 @@ TEST_CASE("contextual::simulate stops at a requested stop", "[contextual][sim]")
         contextual::simulate(env, make, run_config{.horizon = 200, .trials = 6, .seed = 1, .threads = 1,
                                                    .record_points = 2})
             .curve.final_regrets);
+}
+
+namespace {
+/// Plays 0, 1, ..., K-1, 0, ... and checks that each update gets the context and arm of the
+/// selection it answers, in order: the contexts it selected at are kept until learnt.
+struct context_checking_policy {
+  Eigen::Index arms;
+  Eigen::Index d;
+  std::shared_ptr<std::vector<Eigen::VectorXd>> selected = std::make_shared<std::vector<Eigen::VectorXd>>();
+  std::shared_ptr<std::size_t> learnt = std::make_shared<std::size_t>(0);
+  std::shared_ptr<std::size_t> mismatches = std::make_shared<std::size_t>(0);
+  std::shared_ptr<std::size_t> most_held = std::make_shared<std::size_t>(0);
+  [[nodiscard]] Eigen::Index num_arms() const { return arms; }
+  [[nodiscard]] Eigen::Index context_size() const { return d; }
+  template <class URBG>
+  Eigen::Index select(const vector_cref& x, URBG& /*gen*/) {
+    selected->push_back(x);
+    *most_held = std::max(*most_held, selected->size() - *learnt);
+    return static_cast<Eigen::Index>(selected->size() - 1) % arms;
+  }
+  template <class URBG>
+  void update(const vector_cref& x, Eigen::Index arm, double /*reward*/, URBG& /*gen*/) {
+    const std::size_t k = (*learnt)++;
+    if (k >= selected->size() || x != (*selected)[k] ||
+        arm != static_cast<Eigen::Index>(k) % arms)
+      ++*mismatches;
+  }
+};
+static_assert(ContextualPolicy<context_checking_policy>);
+}  // namespace
+
+TEST_CASE("contextual::simulate with feedback_batch learns each round at its own context",
+          "[contextual][sim][delayed]") {
+  Eigen::MatrixXd theta(3, 4);
+  theta.setConstant(0.25);
+  theta(0, 1) = 1.0;
+  const auto env = make_linear_gaussian_env(theta, 1.0);
+  for (const Eigen::Index batch : {Eigen::Index{1}, Eigen::Index{6}, Eigen::Index{1000}}) {
+    INFO("feedback_batch = " << batch);
+    context_checking_policy policy{4, 3};
+    const run_config config{.horizon = 50, .trials = 1, .threads = 1, .feedback_batch = batch};
+    const auto result = contextual::simulate(env, [&](Eigen::Index) { return policy; }, config);
+    CHECK(*policy.learnt == 50);
+    CHECK(*policy.mismatches == 0);
+    CHECK(*policy.most_held == static_cast<std::size_t>(std::min<Eigen::Index>(batch, 50)));
+    CHECK(result.trial_pulls.col(0).sum() == 50);
+  }
+  // Threads do not change a delayed run; a delay changes what a learning policy plays.
+  const auto make = [](Eigen::Index) { return linucb<>(4, 3); };
+  run_config config{.horizon = 300, .trials = 5, .seed = 3, .threads = 1, .feedback_batch = 20};
+  const auto a = contextual::simulate(env, make, config);
+  config.threads = 3;
+  CHECK(contextual::simulate(env, make, config).trial_regret == a.trial_regret);
+  config.feedback_batch = 1;
+  CHECK(contextual::simulate(env, make, config).trial_regret != a.trial_regret);
+  config.feedback_batch = 0;
+  CHECK_THROWS_WITH(contextual::simulate(env, make, config), Catch::Contains("feedback_batch = 0"));
 }

@@ -403,3 +403,102 @@ TEST_CASE("Lai–Robbins constant of Bernoulli and Poisson arms, gap 0.5, K = 10
   // Every arm optimal: no regret to bound.
   CHECK(lai_robbins_constant(bernoulli_model{}, bandit_env<bernoulli_arm>({bernoulli_arm(0.5), bernoulli_arm(0.5)})) == 0.0);
 }
+
+namespace {
+// Records every select (kind 's', the arm it plays: 0, 1, 2, 0, ...) and update ('u', the arm
+// and reward it learns), in call order.
+struct event {
+  char kind;
+  Eigen::Index arm;
+  double reward;
+};
+struct logging_policy {
+  std::shared_ptr<std::vector<event>> log;
+  Eigen::Index played = 0;
+  Eigen::Index num_arms() const { return 3; }
+  template <class G>
+  Eigen::Index select(G&) {
+    const Eigen::Index arm = played++ % 3;
+    log->push_back({'s', arm, 0.0});
+    return arm;
+  }
+  template <class G>
+  void update(Eigen::Index arm, double reward, G&) {
+    if (reward < 0.0) throw std::invalid_argument("sabandit: reward = -1: must not be negative");
+    log->push_back({'u', arm, reward});
+  }
+};
+// The same, rejecting the reward of round 3 (the seventh event of a batch of 5).
+struct rejecting : logging_policy {
+  template <class G>
+  void update(Eigen::Index arm, double reward, G& gen) {
+    logging_policy::update(arm, log->size() == 7 ? -1.0 : reward, gen);
+  }
+};
+}  // namespace
+
+TEST_CASE("feedback_batch: the policy learns each batch's rewards, in order, after its last "
+          "selection", "[sim][delayed]") {
+  const bandit_env<bernoulli_arm> env({bernoulli_arm(0.3), bernoulli_arm(0.5), bernoulli_arm(0.7)});
+  const auto run = [&](Eigen::Index batch) {
+    auto log = std::make_shared<std::vector<event>>();
+    const auto curve = simulate(env, [&](Eigen::Index) { return logging_policy{log}; },
+                                {.horizon = 23, .trials = 1, .threads = 1, .feedback_batch = batch});
+    return std::pair{*log, curve};
+  };
+  const auto [one, curve_one] = run(1);
+  const auto [five, curve_five] = run(5);
+  REQUIRE(one.size() == 46);
+  REQUIRE(five.size() == 46);
+  // B = 1: select, update, select, update, ...; B = 5: five selects, their five updates, ...,
+  // and the last batch (rounds 21-23) at T.
+  std::vector<double> rewards_one, rewards_five;
+  for (std::size_t k = 0; k < 46; ++k) {
+    CHECK(one[k].kind == (k % 2 == 0 ? 's' : 'u'));
+    if (one[k].kind == 'u') rewards_one.push_back(one[k].reward);
+  }
+  std::size_t k = 0;
+  for (Eigen::Index start = 0; start < 23; start += 5) {
+    const Eigen::Index size = std::min<Eigen::Index>(5, 23 - start);
+    for (Eigen::Index i = 0; i < size; ++i, ++k) {
+      CHECK(five[k].kind == 's');
+      CHECK(five[k].arm == (start + i) % 3);
+    }
+    for (Eigen::Index i = 0; i < size; ++i, ++k) {
+      CHECK(five[k].kind == 'u');
+      CHECK(five[k].arm == (start + i) % 3);  // round order, each with its own arm
+      rewards_five.push_back(five[k].reward);
+    }
+  }
+  // The same pulls, so the same rewards (drawn when pulled) and the same regret.
+  CHECK(rewards_five == rewards_one);
+  CHECK(same_curves(curve_one, curve_five));
+  CHECK(curve_five.per_trial[0].pulls == std::vector<Eigen::Index>{8, 8, 7});
+  // A batch longer than the horizon holds every reward to the end, without allocating for B.
+  const auto [all, curve_all] = run(Eigen::Index{1} << 62);
+  for (std::size_t j = 0; j < 23; ++j) CHECK(all[j].kind == 's');
+  CHECK(same_curves(curve_all, curve_one));
+}
+
+TEST_CASE("feedback_batch: same results on any number of threads; bad values and rewards are "
+          "named", "[sim][delayed][errors]") {
+  const auto env = make_bernoulli_gap(5, 0.05, 0.02);
+  const auto make = [](Eigen::Index) { return ts_sa<bernoulli_model>(5); };
+  run_config config{.horizon = 400, .trials = 6, .seed = 9, .threads = 1, .feedback_batch = 7};
+  const auto a = simulate(env, make, config);
+  config.threads = 3;
+  CHECK(same_curves(a, simulate(env, make, config)));
+  config.feedback_batch = 1;
+  CHECK(!same_curves(a, simulate(env, make, config)));  // learning later plays other arms
+  config.feedback_batch = 0;
+  CHECK_THROWS_WITH(simulate(env, make, config), Catch::Contains("feedback_batch = 0"));
+  config.feedback_batch = -3;
+  CHECK_THROWS_AS(simulate(env, make, config), std::invalid_argument);
+  // A reward the policy rejects names the round it was pulled in, not the batch's end.
+  const bandit_env<bernoulli_arm> coins({bernoulli_arm(0.5), bernoulli_arm(0.5), bernoulli_arm(0.5)});
+  const auto log = std::make_shared<std::vector<event>>();
+  CHECK_THROWS_WITH(
+      simulate(coins, [&](Eigen::Index) { return rejecting{{log}}; },
+               {.horizon = 20, .trials = 1, .threads = 1, .feedback_batch = 5}),
+      Catch::Contains("in trial 0, round 3, policy.update(arm 2"));
+}

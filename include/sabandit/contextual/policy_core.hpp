@@ -17,6 +17,7 @@
 #include "sabandit/contextual/feature_maps.hpp"
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/contextual/tie_break.hpp"
+#include "sabandit/detail/awaited_selections.hpp"
 #include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
@@ -25,14 +26,44 @@
 
 namespace sabandit::contextual {
 
-/// Alg. 1 line 1's warm-up: the first arm with the fewest pulls while that is below `warmup`
-/// (round-robin), else none.
-[[nodiscard]] inline std::optional<Eigen::Index> warm_up_arm(const Eigen::ArrayXd& pulls,
-                                                             Eigen::Index warmup) {
-  Eigen::Index fewest = 0;
-  if (pulls.minCoeff(&fewest) < static_cast<double>(warmup)) return fewest;
-  return std::nullopt;
-}
+/// Alg. 1 line 1's warm-up with rewards that arrive late (docs/delayed-feedback.md): an arm's
+/// warm-up selections still awaiting their rewards count with its pulls, so that a batch of
+/// selections before any reward plays every arm, as the multi-armed policies' warm-up does
+/// (policies/common/warm_up.hpp). With each select() followed by its update() nothing awaits,
+/// and the warm-up plays the first arm of fewest pulls, round-robin, as before.
+class warm_up_selections {
+ public:
+  /// K arms, none awaited.
+  explicit warm_up_selections(Eigen::Index num_arms) : awaited_(num_arms) {}
+
+  /// While some arm has fewer than `warmup` pulls, the first arm of least pulls plus awaited
+  /// selections; else none.
+  [[nodiscard]] std::optional<Eigen::Index> next(const Eigen::ArrayXd& pulls,
+                                                 Eigen::Index warmup) const {
+    if (!(pulls.minCoeff() < static_cast<double>(warmup))) return std::nullopt;
+    const Eigen::ArrayXd& awaiting = awaited_.counts();
+    Eigen::Index arm = 0;
+    for (Eigen::Index a = 1; a < pulls.size(); ++a) {
+      if (pulls(a) + awaiting(a) < pulls(arm) + awaiting(arm)) arm = a;
+    }
+    return arm;
+  }
+  /// `arm` was selected in the warm-up: its reward is awaited.
+  void expect(Eigen::Index arm) noexcept { awaited_.expect(arm); }
+  /// A reward of `arm` arrived: it answers one awaited selection, if any awaits.
+  void answered(Eigen::Index arm) noexcept { awaited_.answered(arm); }
+  /// Awaited warm-up selections per arm.
+  [[nodiscard]] const Eigen::ArrayXd& awaiting() const noexcept { return awaited_.counts(); }
+
+  /// The field `awaiting` (sabandit::detail::awaited_selections).
+  template <class Self, class Archive>
+  static void persist(Self& self, Archive& ar) {
+    sabandit::detail::awaited_selections::persist(self.awaited_, ar);
+  }
+
+ private:
+  sabandit::detail::awaited_selections awaited_;
+};
 
 /// The shared part of a contextual policy (header comment). `Params` is the policy's parameter
 /// struct, with `p.validate()` throwing std::invalid_argument naming a bad member.
@@ -88,17 +119,20 @@ class policy_core {
     scores_.swap(candidates_);
     return argmax_random_ties(scores_, gen);
   }
-  /// During a Langevin policy's warm-up (Alg. 1 line 1, `warm_up_arm` above), its arm, after
-  /// the checks every decision makes: x, and phi(x, a) for every arm, so that a feature map
-  /// writing a non-finite value is named in the warm-up too (a probe's finding: a fresh TS-SA
-  /// over a shared map took one, which argmax_of refuses after the warm-up). Else none.
+  /// During a Langevin policy's warm-up (Alg. 1 line 1, `warm_up_selections` above), its arm,
+  /// recorded as awaited once the checks every decision makes have passed: x, and phi(x, a)
+  /// for every arm, so that a feature map writing a non-finite value is named in the warm-up
+  /// too (a probe's finding: a fresh TS-SA over a shared map took one, which argmax_of refuses
+  /// after the warm-up). Else none.
   [[nodiscard]] std::optional<Eigen::Index> warm_up_decision(const vector_cref& x,
                                                              const Eigen::ArrayXd& pulls,
-                                                             Eigen::Index warmup) {
+                                                             Eigen::Index warmup,
+                                                             warm_up_selections& selections) {
     require_context(x, context_size());
-    const auto arm = warm_up_arm(pulls, warmup);
+    const auto arm = selections.next(pulls, warmup);
     if (arm) {
       for (Eigen::Index a = 0; a < num_arms(); ++a) (void)map_.features(x, a, phi_);
+      selections.expect(*arm);
     }
     return arm;
   }
@@ -167,7 +201,7 @@ class policy_core {
     const auto add = detail::saturating_add<Eigen::Index>;
     const auto mul = detail::saturating_mul<Eigen::Index>;
     detail::require_state_size("a contextual policy", map.blocks(num_arms), per_block,
-                               add(add(shared, mul(2, map.dimension())), mul(2, num_arms)),
+                               add(add(shared, mul(2, map.dimension())), mul(4, num_arms)),
                                "parameter blocks");
     return num_arms;
   }

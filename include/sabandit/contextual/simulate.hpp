@@ -21,6 +21,7 @@
 #include "sabandit/contextual/concepts.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/random/streams.hpp"
+#include "sabandit/sim/held_rewards.hpp"
 #include "sabandit/sim/parallel.hpp"
 #include "sabandit/sim/simulate.hpp"
 
@@ -93,7 +94,9 @@ namespace sabandit::contextual {
 /// spaced ones.
 ///
 /// Cancellation as sabandit::simulate(): once `config.stop` is requested, every trial stops at
-/// its next round and simulate() throws simulation_stopped.
+/// its next round and simulate() throws simulation_stopped. With config.feedback_batch = B > 1
+/// the policy learns each batch of B rounds' rewards, at their contexts, after the batch's last
+/// selection, as sabandit::simulate().
 ///
 /// Errors and threads as sabandit::simulate(): an arm outside [0, K) throws std::out_of_range
 /// naming the trial and round; a policy whose num_arms() or context_size() differs from the
@@ -116,6 +119,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
   // vector::reserve's length_error, naming nothing (a probe's finding).
   sabandit::detail::require_state_size("contextual::simulate()'s reward engines of a trial",
                                        num_arms, sizeof(default_engine) / sizeof(double));
+  sabandit::detail::require_held_size(config, context_size);
 
   run_result result;
   result.curve.rounds = sabandit::detail::contextual_rounds(config, also_record);
@@ -151,6 +155,7 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     Eigen::Matrix<Eigen::Index, Eigen::Dynamic, 1> pulls(num_arms);
     pulls.setZero();
     std::size_t next = 0;
+    sabandit::detail::held_rewards held(config.feedback_batch, config.horizon, context_size);
     const auto start = std::chrono::steady_clock::now();
     for (Eigen::Index t = 1; t <= config.horizon; ++t) {
       if (stop.load(std::memory_order_relaxed)) return;  // another trial failed
@@ -163,8 +168,19 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
       for (Eigen::Index a = 1; a < num_arms; ++a) best = std::max(best, static_cast<double>(trial_env.mean(a)));
       const double gap = best - trial_env.mean(arm);
       const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
-      sabandit::detail::update_in_round(trial, t, arm, reward,
-                                        [&] { policy.update(x, arm, reward, policy_gen); });
+      if (config.feedback_batch == 1) {  // no copy of the context
+        sabandit::detail::update_in_round(trial, t, arm, reward,
+                                          [&] { policy.update(x, arm, reward, policy_gen); });
+      } else {
+        held.hold(t, arm, reward, x);
+        if (held.full() || t == config.horizon) {
+          held.release([&](Eigen::Index round, Eigen::Index a, double learnt, Eigen::Index k) {
+            sabandit::detail::update_in_round(trial, round, a, learnt, [&] {
+              policy.update(held.context(k), a, learnt, policy_gen);
+            });
+          });
+        }
+      }
       cumulative_regret += gap;
       optimal_rounds += gap == 0.0 ? 1 : 0;
       if (t == rounds[next]) {

@@ -153,15 +153,18 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
                  context_buffer(this->dimension(), capacity_for(p, num_arms, this->feature_map()))),
         block_pulls_(Eigen::ArrayXd::Zero(this->blocks())),
         arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
+        warm_up_(num_arms),
         work_(this->dimension()),
         warm_up_pulls_(warm_up_pulls(p, num_arms, this->feature_map())) {}
 
-  /// During the warm-up, the first arm with the fewest pulls (round-robin, Alg. 1 line 1);
+  /// During the warm-up, the first arm of fewest pulls and awaited selections (round-robin,
+  /// Alg. 1 line 1; policy_core.hpp, warm_up_selections);
   /// then lines 3-5: argmax_a <phi, theta_k> + sqrt(tau) |L_k^-1 phi| z_a, z ~ N(0, I_K) in arm
   /// order. Throws std::invalid_argument naming "context" for a bad context.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
-    if (const auto arm = this->warm_up_decision(x, arm_pulls_, this->parameters().warmup))
+    if (const auto arm =
+            this->warm_up_decision(x, arm_pulls_, this->parameters().warmup, warm_up_))
       return *arm;
     const double scale = std::sqrt(this->parameters().temperature);
     return this->argmax_of(
@@ -202,6 +205,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
     }
     block_pulls_(block) += 1.0;
     arm_pulls_(arm) += 1.0;
+    warm_up_.answered(arm);
   }
 
   /// theta (d x blocks): the SA iterates (0 before a block's warm start).
@@ -216,6 +220,8 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   }
   /// Pulls per arm.
   [[nodiscard]] const Eigen::ArrayXd& pulls() const noexcept { return arm_pulls_; }
+  /// Warm-up selections per arm whose rewards have not arrived (docs/delayed-feedback.md).
+  [[nodiscard]] const Eigen::ArrayXd& awaiting() const noexcept { return warm_up_.awaiting(); }
   /// The reward model.
   [[nodiscard]] const Model& model() const noexcept { return model_; }
   /// The doubles one block holds: theta (d), J's factor (d^2), the window of `capacity` pairs
@@ -257,6 +263,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
     ar("theta", self.theta_);
     ar("block_pulls", self.block_pulls_, 0.0, bounds::restored_count);
     ar("arm_pulls", self.arm_pulls_, 0.0, bounds::restored_count);
+    warm_up_selections::persist(self.warm_up_, ar);
     ar.require((self.arm_pulls_ == self.arm_pulls_.floor()).all() &&
                    (self.block_pulls_ == self.block_pulls_.floor()).all(),
                "pull counts must be whole numbers");
@@ -397,6 +404,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   std::vector<information_factor> factors_;
   std::vector<context_buffer> windows_;
   Eigen::ArrayXd block_pulls_, arm_pulls_;
+  warm_up_selections warm_up_;  // the warm-up's selections awaiting their rewards
   workspace work_;
   Eigen::Index warm_up_pulls_;  // Omega x the arms of a block, checked at construction
 };

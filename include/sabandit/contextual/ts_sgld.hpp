@@ -90,17 +90,20 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
         histories_(static_cast<std::size_t>(this->blocks()), context_buffer(this->dimension(), 0)),
         squared_norms_(Eigen::ArrayXd::Zero(this->blocks())),
         arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
+        warm_up_(num_arms),
         work_(this->dimension()),
         warm_up_pulls_(warm_up_pulls(p, num_arms, this->feature_map())) {}
 
-  /// During the warm-up, the first arm with the fewest pulls (round-robin); then every started
+  /// During the warm-up, the first arm of fewest pulls and awaited selections (round-robin;
+  /// policy_core.hpp, warm_up_selections); then every started
   /// block's chain moves N times (all or nothing: std::domain_error if one becomes non-finite,
   /// or if a score is NaN, the chains then unchanged) and the argmax_a <phi(x, a), theta_k> is
   /// played (random ties).
   /// Throws std::invalid_argument naming "context" for a bad context.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
-    if (const auto arm = this->warm_up_decision(x, arm_pulls_, this->parameters().warmup))
+    if (const auto arm =
+            this->warm_up_decision(x, arm_pulls_, this->parameters().warmup, warm_up_))
       return *arm;
     next_ = theta_;
     for (Eigen::Index block = 0; block < this->blocks(); ++block) move(block, gen);
@@ -138,6 +141,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
     }
     squared_norms_(block) += norm2;
     arm_pulls_(arm) += 1.0;
+    warm_up_.answered(arm);
   }
 
   /// theta (d x blocks): each chain's last iterate.
@@ -148,6 +152,8 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   }
   /// Pulls per arm.
   [[nodiscard]] const Eigen::ArrayXd& pulls() const noexcept { return arm_pulls_; }
+  /// Warm-up selections per arm whose rewards have not arrived (docs/delayed-feedback.md).
+  [[nodiscard]] const Eigen::ArrayXd& awaiting() const noexcept { return warm_up_.awaiting(); }
   /// The reward model.
   [[nodiscard]] const Model& model() const noexcept { return model_; }
 
@@ -169,6 +175,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
         });
     ar("theta", self.theta_);
     ar("arm_pulls", self.arm_pulls_, 0.0, bounds::restored_count);
+    warm_up_selections::persist(self.warm_up_, ar);
     ar.require((self.arm_pulls_ == self.arm_pulls_.floor()).all(), "pull counts must be whole numbers");
     for (std::size_t k = 0; k < self.histories_.size(); ++k) {
       ar.nest("history" + std::to_string(k), [&] { context_buffer::persist(self.histories_[k], ar); });
@@ -256,6 +263,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   std::vector<context_buffer> histories_;
   Eigen::ArrayXd squared_norms_;  // sum |phi|^2 per block (the step's scale)
   Eigen::ArrayXd arm_pulls_;
+  warm_up_selections warm_up_;  // the warm-up's selections awaiting their rewards
   workspace work_;
   Eigen::Index warm_up_pulls_;  // Omega x the arms of a block, checked at construction
 };

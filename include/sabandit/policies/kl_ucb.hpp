@@ -117,7 +117,7 @@ class kl_ucb {
   /// K index computations a round (each a few Newton steps). The engine is not used.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& /*gen*/) {
-    if (const auto arm = warm_up_.pending(stats_)) return *arm;
+    if (const auto arm = warm_up_.select(stats_)) return *arm;
     const double log_t = std::log(static_cast<double>(stats_.total() + 1));
     const double level =
         log_t + (params_.log_log_coefficient > 0.0 && log_t > 1.0
@@ -166,7 +166,7 @@ class kl_ucb {
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
-    detail::require_state_size("kl_ucb", num_arms, 3);
+    detail::require_state_size("kl_ucb", num_arms, 4);
     detail::require_non_negative("log_log_coefficient", p.log_log_coefficient);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;

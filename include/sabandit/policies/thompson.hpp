@@ -83,7 +83,7 @@ class thompson {
   /// (tempered) posterior. Ties go to the lowest index.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& gen) {
-    if (const auto arm = warm_up_.pending(stats_)) return *arm;
+    if (const auto arm = warm_up_.select(stats_)) return *arm;
     if constexpr (normal_draws) {
       return scores_.sample_argmax(gen);
     } else {
@@ -129,7 +129,7 @@ class thompson {
   /// Pulls and reward sums per arm.
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
   /// Whether the warm-up is over (so select samples from the posterior).
-  [[nodiscard]] bool warmed_up() { return !warm_up_.pending(stats_).has_value(); }
+  [[nodiscard]] bool warmed_up() { return warm_up_.over(stats_); }
 
   /// "thompson<model>", the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {
@@ -174,7 +174,7 @@ class thompson {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
     detail::require_state_size(
         "thompson", num_arms,
-        static_cast<Eigen::Index>(sizeof(posterior_type) / sizeof(double)) + 6);
+        static_cast<Eigen::Index>(sizeof(posterior_type) / sizeof(double)) + 7);
     detail::require_scale("temperature", p.temperature);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;

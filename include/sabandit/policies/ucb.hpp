@@ -56,7 +56,7 @@ class ucb {
   /// sqrt(2 / n_a), is cached at update time. The engine is not used (UCB is deterministic).
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(URBG& /*gen*/) {
-    if (const auto arm = warm_up_.pending(stats_)) return *arm;
+    if (const auto arm = warm_up_.select(stats_)) return *arm;
     const double round = static_cast<double>(stats_.total() + 1);
     const double scale = params_.bonus_scale * std::sqrt(std::log(round));
     scores_ = means_ + scale * bonus_shape_;
@@ -99,7 +99,7 @@ class ucb {
  private:
   static params validated(Eigen::Index num_arms, const params& p) {
     detail::require_at_least<Eigen::Index>("num_arms", num_arms, 1);
-    detail::require_state_size("ucb", num_arms, 6);
+    detail::require_state_size("ucb", num_arms, 7);
     detail::require_scale("bonus_scale", p.bonus_scale);
     detail::require_at_least<Eigen::Index>("warmup", p.warmup, 1);
     return p;

@@ -28,6 +28,7 @@
 #include "sabandit/detail/compiler.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/random/streams.hpp"
+#include "sabandit/sim/held_rewards.hpp"
 #include "sabandit/sim/parallel.hpp"
 
 namespace sabandit {
@@ -42,6 +43,11 @@ struct run_config {
   Eigen::Index record_points = 100;  ///< evenly spaced recorded rounds (the last is T)
   /// Evenly spaced rounds of each trial's own regret curve (trial_record::curve); 0: none.
   Eigen::Index trial_points = 0;
+  /// B >= 1: the policy learns the rewards of rounds (k-1)B+1..kB only after it has selected
+  /// the arm of round kB, in round order (the last batch ends at T): a service that updates
+  /// its policy every B requests, or whose rewards arrive that late. 1: every reward before the
+  /// next selection, the paper's protocol. Regret and pulls count each round as it is played.
+  Eigen::Index feedback_batch = 1;
   /// Checked at every round of every trial: once stop is requested, simulate() throws
   /// simulation_stopped within a round of each worker (a default token never stops).
   std::stop_token stop{};
@@ -99,11 +105,21 @@ inline void require_result_size(std::string_view what, Eigen::Index points, Eige
                      points, per_point, trials, "recorded points");
 }
 
+/// The rewards a trial holds back (held_rewards): min(B, T) rounds of three words and a
+/// context of `context_size` each, per worker thread, checked before any is allocated.
+inline void require_held_size(const run_config& c, Eigen::Index context_size) {
+  require_state_size("a trial's held rewards (min(feedback_batch, horizon) rounds of " +
+                         std::to_string(context_size) + " context values and 3 words)",
+                     std::min(c.feedback_batch, c.horizon),
+                     saturating_add<Eigen::Index>(context_size, 3), 0, "held rounds");
+}
+
 inline void validate(const run_config& c) {
   require_at_least<Eigen::Index>("horizon (T)", c.horizon, 1);
   require_at_least<Eigen::Index>("trials (R)", c.trials, 1);
   require_at_least<Eigen::Index>("record_points", c.record_points, 1);
   require_at_least<Eigen::Index>("trial_points", c.trial_points, 0);
+  require_at_least<Eigen::Index>("feedback_batch", c.feedback_batch, 1);
   if (c.threads > bounds::threads)
     throw_invalid("threads", static_cast<Eigen::Index>(c.threads),
                   "must be at most " + std::to_string(bounds::threads) +
@@ -112,6 +128,7 @@ inline void validate(const run_config& c) {
   require_state_size("simulate()'s trial curves (trial_points x trials, trials = " +
                          std::to_string(c.trials) + ")",
                      std::min(c.trial_points, c.horizon), c.trials, 0, "recorded points");
+  require_held_size(c, 0);
 }
 
 /// simulate()'s per-trial records (trial_record): K pull counts, the trial's curve and about
@@ -304,15 +321,20 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
     Eigen::Index next = 0;
     std::size_t next_trial_point = 0;
     const Eigen::Index half = config.horizon / 2;
+    detail::held_rewards held(config.feedback_batch, config.horizon);
     for (Eigen::Index t = 1; t <= config.horizon; ++t) {
       if (stop.load(std::memory_order_relaxed)) return;  // another trial failed
       if (config.stop.stop_requested()) throw simulation_stopped();
       const Eigen::Index arm = policy.select(policy_gen);
       if (arm < 0 || arm >= num_arms) detail::throw_bad_arm(trial, t, arm, num_arms);
       const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
-      detail::update_in_round(trial, t, arm, reward, [&] {
-        policy.update(arm, reward, policy_gen);  // a rejected reward is not counted below
-      });
+      held.hold(t, arm, reward);
+      if (held.full() || t == config.horizon) {  // with B = 1, every round, before it counts
+        held.release([&](Eigen::Index round, Eigen::Index a, double learnt, Eigen::Index) {
+          detail::update_in_round(trial, round, a, learnt,
+                                  [&] { policy.update(a, learnt, policy_gen); });
+        });
+      }
       ++record.pulls[static_cast<std::size_t>(arm)];
       record.regret += gaps(arm);
       if (gaps(arm) == 0.0) {

@@ -1,8 +1,12 @@
 #pragma once
-// Per-arm pull counts and reward sums: what every policy keeps, in O(K) memory.
+// Per-arm pull counts and reward sums: what every policy keeps, in O(K) memory. Beside them,
+// the warm-up's selections still awaiting their rewards, so that a service whose rewards
+// arrive late (after a batch, a delay) warms up round-robin instead of playing arm 0 until its
+// first reward (common/warm_up.hpp).
 
 #include <Eigen/Core>
 
+#include "sabandit/detail/awaited_selections.hpp"
 #include "sabandit/detail/vector_ops.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
@@ -15,14 +19,20 @@ class arm_statistics {
   /// K arms, none pulled.
   explicit arm_statistics(Eigen::Index num_arms)
       : count_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)),
-        sum_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)) {}
+        sum_(detail::filled<Eigen::ArrayXd>(num_arms, 0.0)),
+        awaiting_(num_arms) {}
 
-  /// Records one reward of `arm` (unchecked: policies validate first).
+  /// Records one reward of `arm` (unchecked: policies validate first); it answers one of the
+  /// arm's awaited warm-up selections, if any await.
   void add(Eigen::Index arm, double reward) noexcept {
     count_(arm) += 1.0;
     sum_(arm) += reward;
     ++total_;
+    awaiting_.answered(arm);
   }
+
+  /// Records that the warm-up selected `arm` and awaits its reward (common/warm_up.hpp).
+  void expect(Eigen::Index arm) noexcept { awaiting_.expect(arm); }
 
   /// K.
   [[nodiscard]] Eigen::Index num_arms() const noexcept { return count_.size(); }
@@ -36,6 +46,9 @@ class arm_statistics {
   [[nodiscard]] double mean(Eigen::Index arm) const noexcept { return sum_(arm) / count_(arm); }
   /// Total pulls so far: t - 1 at round t.
   [[nodiscard]] long long total() const noexcept { return total_; }
+  /// Warm-up selections of `arm` whose rewards have not arrived: 0 when every select() is
+  /// followed by its update(), as in simulate() without a batch.
+  [[nodiscard]] double awaiting(Eigen::Index arm) const noexcept { return awaiting_.counts()(arm); }
 
   /// Saves or restores the counts, sums and total (state/persist.hpp). A restored count is a
   /// whole number in [0, 2^52] (bounds::restored_count: the pulls after it still count), the
@@ -47,6 +60,7 @@ class arm_statistics {
     ar("sums", self.sum_);
     ar("total", self.total_, 0LL, 1LL << 62);
     ar.require((self.count_ == self.count_.floor()).all(), "counts must be whole numbers");
+    detail::awaited_selections::persist(self.awaiting_, ar);  // added after 0.2.0
     // In integers: a sum of doubles rounds beyond 2^53 (1,024 counts of 2^53 summed to 2^63,
     // which a total of 2^63 - 1 matched once converted). Each count converts exactly, and the
     // loop stops past the total (<= 2^62), so the running count cannot overflow.
@@ -98,6 +112,7 @@ class arm_statistics {
 
   Eigen::ArrayXd count_;
   Eigen::ArrayXd sum_;
+  detail::awaited_selections awaiting_;
   long long total_ = 0;
 };
 

@@ -245,12 +245,12 @@ class core {
   /// need more than bounds::state_doubles doubles, before anything is allocated; returns K.
   static Eigen::Index require_state(Eigen::Index num_arms, Eigen::Index dimension,
                                     Eigen::Index source_size) {
-    // Per arm: phi, theta (d each), the norm, two statistics, three scores, the source's own;
+    // Per arm: phi, theta (d each), the norm, three statistics, three scores, the source's own;
     // shared: four scratch vectors of d and the source's. Saturating: an overflow is "too big".
     const auto mul = detail::saturating_mul<Eigen::Index>;
     const auto add = detail::saturating_add<Eigen::Index>;
     const Eigen::Index per_arm =
-        add(add(mul(dimension, 2), Source::doubles_per_arm(source_size)), 6);
+        add(add(mul(dimension, 2), Source::doubles_per_arm(source_size)), 7);
     const Eigen::Index shared = add(mul(dimension, 4), Source::shared_doubles(source_size));
     return detail::require_state_size(
         detail::join({"a Langevin policy (d = ", std::to_string(dimension),
@@ -258,9 +258,10 @@ class core {
         num_arms, per_arm, shared);
   }
 
-  /// The next warm-up arm (round-robin), if some arm still lacks its Omega pulls.
+  /// The next warm-up arm (round-robin, awaited selections counted: common/warm_up.hpp), if
+  /// some arm still lacks its Omega rewards.
   [[nodiscard]] std::optional<Eigen::Index> warm_up_arm() noexcept {
-    return warm_up_.pending(stats_);
+    return warm_up_.select(stats_);
   }
   /// Lines 4-5: argmax_a of <phi_a, theta_a> + s_a |phi_a| z_a, z ~ N(0, I_K).
   template <uniform_random_bit_generator URBG>
