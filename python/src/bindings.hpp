@@ -396,6 +396,15 @@ simulation_result simulate_copies(const P& prototype, const Env& env, Eigen::Ind
                                              Eigen::Index, Eigen::Index);                \
   static_assert(simulated<P, Env>);
 
+/// Per-arm counts that the C++ policies keep as doubles (whole numbers, exact below 2^53) as
+/// numpy's int64, as SimulationResult.pulls.
+inline py::array_t<std::int64_t> int64_array(const Eigen::ArrayXd& counts) {
+  py::array_t<std::int64_t> out(counts.size());
+  for (Eigen::Index a = 0; a < counts.size(); ++a)
+    out.mutable_at(a) = static_cast<std::int64_t>(counts(a));
+  return out;
+}
+
 /// Whether `value` is a bool, Python's or numpy's: both index as 0 or 1, and neither is an
 /// arm or a seed.
 inline bool is_bool(const py::handle& value) {
@@ -622,20 +631,13 @@ py::class_<P> bind_policy(py::module_& m, const char* name, const char* doc, Pic
            "Learns `reward` of `arm`. IndexError for a bad arm, ValueError for a reward that is "
            "not finite or outside the model's support; the policy and the engine are then unchanged.")
       .def_property_readonly("pulls", [](const P& p) {
-        // Counts, as SimulationResult.pulls: int64 (the C++ statistics keep them as doubles,
-        // exact below 2^53).
-        const Eigen::ArrayXd& counts = p.statistics().counts();
-        py::array_t<std::int64_t> out(counts.size());
-        for (Eigen::Index a = 0; a < counts.size(); ++a)
-          out.mutable_at(a) = static_cast<std::int64_t>(counts(a));
-        return out;
+        return int64_array(p.statistics().counts());
       }, "Pulls per arm so far (int64 array of K).")
       .def_property_readonly("awaiting", [](const P& p) {
         const arm_statistics& stats = p.statistics();
-        py::array_t<std::int64_t> out(stats.num_arms());
-        for (Eigen::Index a = 0; a < stats.num_arms(); ++a)
-          out.mutable_at(a) = static_cast<std::int64_t>(stats.awaiting(a));
-        return out;
+        Eigen::ArrayXd awaiting(stats.num_arms());
+        for (Eigen::Index a = 0; a < stats.num_arms(); ++a) awaiting(a) = stats.awaiting(a);
+        return int64_array(awaiting);
       }, "Warm-up selections per arm whose rewards have not arrived (int64 array of K): the "
          "warm-up plays the arm with the fewest rewards and awaited selections, so a batch of "
          "selections before any reward plays every arm.")

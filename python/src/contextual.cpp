@@ -234,6 +234,13 @@ py::class_<P> bind_contextual_policy(py::module_& m, const char* name, const cha
         "scores", [](const P& p) -> Eigen::ArrayXd { return p.scores(); },
         "The scores of the last select: each arm's index or sampled score.");
   }
+  if constexpr (requires(const P& p) { p.awaiting(); }) {
+    cls.def_property_readonly(
+        "awaiting",
+        [](const P& p) { return int64_array(p.awaiting()); },
+        "Warm-up selections per arm whose rewards have not arrived (int64 array of K): the "
+        "warm-up plays the arm with the fewest pulls and awaited selections.");
+  }
   if constexpr (requires(const P& p) { p.model(); }) {
     cls.def_property_readonly(
         "model", [](const P& p) { return p.model(); },

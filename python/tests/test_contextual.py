@@ -416,3 +416,19 @@ def test_the_temperature_study_runs_and_its_numbers_do_not_depend_on_threads(tmp
         assert per_set["laplace"] == per_set["draws"] == 0
     trials = list(csv.reader(io.StringIO(files[0]["temperature_trials.csv"])))
     assert all(len(row) == 5 for row in trials) and len(trials) == 1 + 2 * (len(rows) - 1)
+
+
+def test_langevin_warm_up_plays_every_arm_while_rewards_are_awaited():
+    # A batch of selections before any reward: round-robin, in `awaiting` (the Langevin
+    # policies'; the ridge policies have no warm-up), saved, and answered by the rewards.
+    gen, x = sabandit.Engine(3), np.array([0.5, -1.0, 1.0])
+    for policy in (contextual.ts_sa(4, 3, model="bernoulli"), contextual.ts_sgld(4, 3, model="bernoulli")):
+        batch = [policy.select(x, gen) for _ in range(8)]
+        assert batch == [0, 1, 2, 3, 0, 1, 2, 3]
+        assert policy.awaiting.dtype == np.int64 and policy.awaiting.tolist() == [2, 2, 2, 2]
+        restored = policy.copy()
+        restored.restore(policy.save())
+        assert restored.awaiting.tolist() == [2, 2, 2, 2]
+        for arm in batch:
+            policy.update(x, arm, 1.0, gen)
+        assert policy.awaiting.tolist() == [0, 0, 0, 0]

@@ -161,6 +161,23 @@ TEST_CASE("a state without awaited selections restores with none; a damaged coun
   }
 }
 
+TEST_CASE("a restored warm-up at the counts' bound still selects at once", "[delayed][state]") {
+  // 2^52 rewards and 2^52 - 1 awaited selections make a load of 2^53 - 1, then 2^53: a pass
+  // of 2^53 + 1 compared as a double is 2^53, and the scan never ended (a review's finding).
+  ucb policy(1, {.warmup = Eigen::Index{1} << 60});
+  xoshiro256pp gen(1);
+  (void)policy.select(gen);
+  std::string text = test_state::saved(policy);
+  text = test_state::with_token(text, "statistics.counts", 1, "4503599627370496");
+  text = test_state::with_token(text, "statistics.total", 0, "4503599627370496");
+  text = test_state::with_token(text, "statistics.awaiting", 1, "4503599627370495");
+  std::istringstream in(text);
+  state::restore(in, policy);
+  CHECK(policy.select(gen) == 0);
+  CHECK(policy.select(gen) == 0);
+  CHECK(policy.statistics().awaiting(0) == 0x1p52 + 1.0);
+}
+
 TEST_CASE("between updates Thompson sampling draws afresh at every select", "[delayed][stat]") {
   // With no reward arriving, each select() of Beta-Bernoulli TS is an independent draw of
   // argmax_a theta_a, theta_a ~ Beta(1 + s_a, 1 + n_a - s_a): over N selects the share of arm 0

@@ -337,8 +337,9 @@ TEST_CASE("a throwing select() moves nothing: TS-SGLD commits all chains togethe
 TEMPLATE_TEST_CASE("select() of the other policies changes no observable state",
                    "[guarantees]", make_ucb, make_ts, make_eps, make_kl, make_sa,
                    make_bernoulli_ts, make_poisson_ts) {
-  // Their select() only reads the state and writes scratch: calling it any number of times
-  // leaves the policy's future the same for the same engine (the engine is the caller's).
+  // After the warm-up (whose select() records its arm as awaiting a reward:
+  // delayed_feedback_test.cpp) their select() only reads the state and writes scratch: calling
+  // it any number of times leaves the policy's future the same for the same engine.
   auto policy = TestType::make();
   xoshiro256pp gen(10);
   play(policy, gen, 30);

@@ -136,9 +136,10 @@ TEST_CASE("copies replay and equality compares state", "[random]") {
 TEST_CASE("streams are deterministic and distinct", "[random]") {
   CHECK(make_stream(1, 2, 3) == make_stream(1, 2, 3));
   std::set<std::uint64_t> firsts;
-  for (std::uint64_t seed = 0; seed < 4; ++seed)
+  for (std::uint64_t experiment = 0; experiment < 4; ++experiment)
     for (std::uint64_t trial = 0; trial < 16; ++trial)
-      for (std::uint64_t role = 0; role < 16; ++role) firsts.insert(make_stream(seed, trial, role)());
+      for (std::uint64_t role = 0; role < 16; ++role)
+        firsts.insert(make_stream(experiment, trial, role)());
   CHECK(firsts.size() == 4U * 16U * 16U);
 }
 

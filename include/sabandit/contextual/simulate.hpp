@@ -173,13 +173,12 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
                                           [&] { policy.update(x, arm, reward, policy_gen); });
       } else {
         held.hold(t, arm, reward, x);
-        if (held.full() || t == config.horizon) {
-          held.release([&](Eigen::Index round, Eigen::Index a, double learnt, Eigen::Index k) {
-            sabandit::detail::update_in_round(trial, round, a, learnt, [&] {
-              policy.update(held.context(k), a, learnt, policy_gen);
-            });
+        held.release_if_due(t, config.horizon, [&](Eigen::Index round, Eigen::Index a,
+                                                    double learnt, Eigen::Index k) {
+          sabandit::detail::update_in_round(trial, round, a, learnt, [&] {
+            policy.update(held.context(k), a, learnt, policy_gen);
           });
-        }
+        });
       }
       cumulative_regret += gap;
       optimal_rounds += gap == 0.0 ? 1 : 0;

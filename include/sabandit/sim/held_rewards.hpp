@@ -48,6 +48,13 @@ class held_rewards {
     held_.clear();
   }
 
+  /// release(learn) once the batch is complete or round `round` is the last, `horizon`: what
+  /// each round of a simulation ends with, after hold().
+  template <class Learn>
+  void release_if_due(Eigen::Index round, Eigen::Index horizon, Learn&& learn) {
+    if (full() || round == horizon) release(learn);
+  }
+
   /// The context of the batch's k-th held round (a contextual simulation's).
   [[nodiscard]] auto context(Eigen::Index k) const { return contexts_.col(k); }
 

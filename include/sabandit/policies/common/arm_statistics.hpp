@@ -46,14 +46,15 @@ class arm_statistics {
   [[nodiscard]] double mean(Eigen::Index arm) const noexcept { return sum_(arm) / count_(arm); }
   /// Total pulls so far: t - 1 at round t.
   [[nodiscard]] long long total() const noexcept { return total_; }
-  /// Warm-up selections of `arm` whose rewards have not arrived: 0 when every select() is
-  /// followed by its update(), as in simulate() without a batch.
+  /// Warm-up selections of `arm` whose rewards have not arrived: only the warm-up's (a reward
+  /// of the arm answers one, whenever it comes); 0 when every select() is followed by its
+  /// update(), as in simulate() without a batch.
   [[nodiscard]] double awaiting(Eigen::Index arm) const noexcept { return awaiting_.counts()(arm); }
 
-  /// Saves or restores the counts, sums and total (state/persist.hpp). A restored count is a
-  /// whole number in [0, 2^52] (bounds::restored_count: the pulls after it still count), the
-  /// total is their sum, to the unit, and each sum is within its count times the reward bound
-  /// (|sum_a| <= 1e150 n_a).
+  /// Saves or restores the counts, sums, total and awaited warm-up selections
+  /// (state/persist.hpp). A restored count is a whole number in [0, 2^52]
+  /// (bounds::restored_count: the pulls after it still count), the total is their sum, to the
+  /// unit, and each sum is within its count times the reward bound (|sum_a| <= 1e150 n_a).
   template <class Self, class Archive>
   static void persist(Self& self, Archive& ar) {
     ar("counts", self.count_, 0.0, bounds::restored_count);

@@ -27,12 +27,10 @@ class warm_up {
   [[nodiscard]] Eigen::Index pulls_per_arm() const noexcept { return pulls_per_arm_; }
 
   /// Whether every arm has its Omega rewards (and the policy's own rule decides). The first
-  /// arm, from the cursor on, with fewer than `pass` rewards, pass = 1, 2, ..., Omega: counts
+  /// arm, from the cursor on, with fewer than `pass` rewards, the pass rising to Omega: counts
   /// only grow, so the cursor only moves forward within a pass (O(1) amortised).
   [[nodiscard]] bool over(const arm_statistics& stats) noexcept {
-    return !first_below(rewarded_, pulls_per_arm_, stats, [&](Eigen::Index a) {
-      return stats.count(a);
-    });
+    return first_below(rewarded_, pulls_per_arm_, stats, false) < 0;
   }
 
   /// The arm the warm-up plays next, if it is not over: the first arm of least load (rewards
@@ -41,16 +39,9 @@ class warm_up {
     if (over(stats)) return std::nullopt;
     // Loads only grow too (a reward of an awaited selection leaves the load as it was), so the
     // same scan finds the least: every arm before the cursor has at least `pass` of it.
-    const auto arm = first_below(loaded_, -1, stats, [&](Eigen::Index a) {
-      return stats.count(a) + stats.awaiting(a);
-    });
-    stats.expect(*arm);
+    const Eigen::Index arm = first_below(loaded_, -1, stats, true);
+    stats.expect(arm);
     return arm;
-  }
-
-  /// Whether `arm` has had all its warm-up pulls.
-  [[nodiscard]] bool done(const arm_statistics& stats, Eigen::Index arm) const noexcept {
-    return stats.count(arm) >= static_cast<double>(pulls_per_arm_);
   }
 
  private:
@@ -59,22 +50,29 @@ class warm_up {
     Eigen::Index cursor = 0;
   };
 
-  // The first arm from s.cursor on whose value is below s.pass; when none is, the next pass is
-  // the least value plus one (a restored state's values may be far above the pass: one pass at
-  // a time would take that many sweeps), up to pass `last` (-1: no last pass); none past it.
-  template <class Value>
-  static std::optional<Eigen::Index> first_below(scan& s, Eigen::Index last,
-                                                 const arm_statistics& stats, Value&& value) {
+  // The first arm from s.cursor on whose rewards (and, `loaded`, awaited selections) are below
+  // s.pass; when none is, the next pass is the least plus one (a restored state's counts may be
+  // far above the pass: one pass at a time would take that many sweeps), up to pass `last`
+  // (-1: no last pass); -1 past it. One function for both scans: a unit compiles it once.
+  static Eigen::Index first_below(scan& s, Eigen::Index last, const arm_statistics& stats,
+                                  bool loaded) noexcept {
     const Eigen::Index num_arms = stats.num_arms();
+    // In integers: a load reaches 2^53 (a restore allows 2^52 rewards and 2^52 awaited), and
+    // a pass of 2^53 + 1 compared as a double is 2^53, below which no load is: the scan looped
+    // forever (a review's finding). Counts are whole doubles <= 2^53, so the conversion is exact.
+    const auto value = [&](Eigen::Index a) {
+      return static_cast<Eigen::Index>(loaded ? stats.count(a) + stats.awaiting(a)
+                                              : stats.count(a));
+    };
     while (last < 0 || s.pass <= last) {
-      while (s.cursor < num_arms && value(s.cursor) >= static_cast<double>(s.pass)) ++s.cursor;
+      while (s.cursor < num_arms && value(s.cursor) >= s.pass) ++s.cursor;
       if (s.cursor < num_arms) return s.cursor;
-      double least = value(0);
+      Eigen::Index least = value(0);
       for (Eigen::Index a = 1; a < num_arms; ++a) least = std::min(least, value(a));
       s.cursor = 0;
-      s.pass = static_cast<Eigen::Index>(least) + 1;  // whole numbers <= 2^53: exact
+      s.pass = least + 1;
     }
-    return std::nullopt;
+    return -1;
   }
 
   Eigen::Index pulls_per_arm_;
