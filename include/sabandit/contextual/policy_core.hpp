@@ -18,6 +18,7 @@
 #include "sabandit/contextual/information_factor.hpp"
 #include "sabandit/contextual/tie_break.hpp"
 #include "sabandit/detail/awaited_selections.hpp"
+#include "sabandit/policies/common/warm_up.hpp"
 #include "sabandit/detail/state_fields.hpp"
 #include "sabandit/errors.hpp"
 #include "sabandit/models/support.hpp"
@@ -26,27 +27,21 @@
 
 namespace sabandit::contextual {
 
-/// Alg. 1 line 1's warm-up with rewards that arrive late (docs/delayed-feedback.md): an arm's
-/// warm-up selections still awaiting their rewards count with its pulls, so that a batch of
-/// selections before any reward plays every arm, as the multi-armed policies' warm-up does
-/// (policies/common/warm_up.hpp). With each select() followed by its update() nothing awaits,
-/// and the warm-up plays the first arm of fewest pulls, round-robin, as before.
+/// Alg. 1 line 1's warm-up with rewards that arrive late (docs/delayed-feedback.md): the
+/// multi-armed policies' warm-up (policies/common/warm_up.hpp) over the arms' pulls, with the
+/// warm-up's selections still awaiting their rewards, so that a batch of selections before any
+/// reward plays every arm. With each select() followed by its update() nothing awaits, and the
+/// warm-up plays the first arm of fewest pulls, round-robin.
 class warm_up_selections {
  public:
-  /// K arms, none awaited.
-  explicit warm_up_selections(Eigen::Index num_arms) : awaited_(num_arms) {}
+  /// K arms, none awaited, `warmup` pulls each.
+  warm_up_selections(Eigen::Index num_arms, Eigen::Index warmup)
+      : scans_(warmup), awaited_(num_arms) {}
 
-  /// While some arm has fewer than `warmup` pulls, the first arm of least pulls plus awaited
+  /// While some arm has fewer than Omega pulls, the first arm of least pulls plus awaited
   /// selections; else none.
-  [[nodiscard]] std::optional<Eigen::Index> next(const Eigen::ArrayXd& pulls,
-                                                 Eigen::Index warmup) const {
-    if (!(pulls.minCoeff() < static_cast<double>(warmup))) return std::nullopt;
-    const Eigen::ArrayXd& awaiting = awaited_.counts();
-    Eigen::Index arm = 0;
-    for (Eigen::Index a = 1; a < pulls.size(); ++a) {
-      if (pulls(a) + awaiting(a) < pulls(arm) + awaiting(arm)) arm = a;
-    }
-    return arm;
+  [[nodiscard]] std::optional<Eigen::Index> next(const Eigen::ArrayXd& pulls) noexcept {
+    return scans_.next(pulls, awaited_.counts());
   }
   /// `arm` was selected in the warm-up: its reward is awaited.
   void expect(Eigen::Index arm) noexcept { awaited_.expect(arm); }
@@ -62,6 +57,7 @@ class warm_up_selections {
   }
 
  private:
+  sabandit::detail::warm_up scans_;
   sabandit::detail::awaited_selections awaited_;
 };
 
@@ -126,10 +122,9 @@ class policy_core {
   /// after the warm-up). Else none.
   [[nodiscard]] std::optional<Eigen::Index> warm_up_decision(const vector_cref& x,
                                                              const Eigen::ArrayXd& pulls,
-                                                             Eigen::Index warmup,
                                                              warm_up_selections& selections) {
     require_context(x, context_size());
-    const auto arm = selections.next(pulls, warmup);
+    const auto arm = selections.next(pulls);
     if (arm) {
       for (Eigen::Index a = 0; a < num_arms(); ++a) (void)map_.features(x, a, phi_);
       selections.expect(*arm);

@@ -153,7 +153,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
                  context_buffer(this->dimension(), capacity_for(p, num_arms, this->feature_map()))),
         block_pulls_(Eigen::ArrayXd::Zero(this->blocks())),
         arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
-        warm_up_(num_arms),
+        warm_up_(num_arms, p.warmup),
         work_(this->dimension()),
         warm_up_pulls_(warm_up_pulls(p, num_arms, this->feature_map())) {}
 
@@ -163,9 +163,7 @@ class ts_sa : public policy_core<Map, ts_sa_params> {
   /// order. Throws std::invalid_argument naming "context" for a bad context.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
-    if (const auto arm =
-            this->warm_up_decision(x, arm_pulls_, this->parameters().warmup, warm_up_))
-      return *arm;
+    if (const auto arm = this->warm_up_decision(x, arm_pulls_, warm_up_)) return *arm;
     const double scale = std::sqrt(this->parameters().temperature);
     return this->argmax_of(
         x,

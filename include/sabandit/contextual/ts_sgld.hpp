@@ -90,7 +90,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
         histories_(static_cast<std::size_t>(this->blocks()), context_buffer(this->dimension(), 0)),
         squared_norms_(Eigen::ArrayXd::Zero(this->blocks())),
         arm_pulls_(Eigen::ArrayXd::Zero(num_arms)),
-        warm_up_(num_arms),
+        warm_up_(num_arms, p.warmup),
         work_(this->dimension()),
         warm_up_pulls_(warm_up_pulls(p, num_arms, this->feature_map())) {}
 
@@ -102,9 +102,7 @@ class ts_sgld : public policy_core<Map, ts_sgld_params> {
   /// Throws std::invalid_argument naming "context" for a bad context.
   template <uniform_random_bit_generator URBG>
   [[nodiscard]] Eigen::Index select(const vector_cref& x, URBG& gen) {
-    if (const auto arm =
-            this->warm_up_decision(x, arm_pulls_, this->parameters().warmup, warm_up_))
-      return *arm;
+    if (const auto arm = this->warm_up_decision(x, arm_pulls_, warm_up_)) return *arm;
     next_ = theta_;
     for (Eigen::Index block = 0; block < this->blocks(); ++block) move(block, gen);
     if (!next_.allFinite()) throw_diverged();

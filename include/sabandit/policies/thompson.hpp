@@ -129,7 +129,7 @@ class thompson {
   /// Pulls and reward sums per arm.
   [[nodiscard]] const arm_statistics& statistics() const noexcept { return stats_; }
   /// Whether the warm-up is over (so select samples from the posterior).
-  [[nodiscard]] bool warmed_up() { return warm_up_.over(stats_); }
+  [[nodiscard]] bool warmed_up() { return warm_up_.over(stats_.counts()); }
 
   /// "thompson<model>", the type in a saved state's header.
   [[nodiscard]] static std::string state_name() {

@@ -50,6 +50,8 @@ class arm_statistics {
   /// of the arm answers one, whenever it comes); 0 when every select() is followed by its
   /// update(), as in simulate() without a batch.
   [[nodiscard]] double awaiting(Eigen::Index arm) const noexcept { return awaiting_.counts()(arm); }
+  /// The same for every arm.
+  [[nodiscard]] const Eigen::ArrayXd& awaiting() const noexcept { return awaiting_.counts(); }
 
   /// Saves or restores the counts, sums, total and awaited warm-up selections
   /// (state/persist.hpp). A restored count is a whole number in [0, 2^52]
