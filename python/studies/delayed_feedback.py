@@ -8,10 +8,10 @@ A service rarely learns a reward before its next request: it updates its policy 
 minutes, or a click is known seconds later. The simulator's feedback_batch = B models both
 (sabandit::run_config::feedback_batch): the rewards of rounds (k-1)B+1..kB reach the policy,
 in order, after it has selected the arm of round kB. Chapelle and Li (2011, "An Empirical
-Evaluation of Thompson Sampling", section 4) measured Thompson sampling and UCB this way; this
-study measures the library's six policies, at their defaults with the model of the rewards, on
-problems of the kinds the brief's users have (click-through rates of 1-5 %, counts,
-durations, Gaussian rewards), for B = 1 (the paper's protocol) to 1,000.
+Evaluation of Thompson Sampling") measured Thompson sampling and UCB this way in their
+simulations; this study measures the library's six policies, at their defaults with the model
+of the rewards, on problems of the kinds the library's users have (click-through rates of
+1-5 %, counts, durations, Gaussian rewards), for B = 1 (the paper's protocol) to 1,000.
 
 No parameter is chosen here: every policy runs at its default, on every problem, with one
 seed per problem. The ratio to B = 1 is each policy's own; the table also gives each cell's

@@ -4,7 +4,7 @@
 // click, a conversion) arrive after the next requests were served. Each round's reward is drawn
 // when its arm is pulled, as with B = 1, so a run with B > 1 sees the same rewards in the same
 // order as one with B = 1 that pulls the same arms; only when the policy learns them changes.
-// Chapelle and Li (2011, "An Empirical Evaluation of Thompson Sampling", section 4) measured
+// Chapelle and Li (2011, "An Empirical Evaluation of Thompson Sampling") measured
 // Thompson sampling and UCB this way.
 #include <algorithm>
 #include <cstddef>
