@@ -33,11 +33,6 @@ class held_rewards {
     held_.push_back({round, arm, reward});
   }
 
-  /// Whether the batch is complete (B rounds held).
-  [[nodiscard]] bool full() const noexcept {
-    return static_cast<Eigen::Index>(held_.size()) == capacity_;
-  }
-
   /// Hands every held round, in round order, to `learn(round, arm, reward, k)` (k: its place
   /// in the batch, for context(k)), then holds none. A `learn` that throws stops it: the
   /// simulation is over then.
@@ -59,6 +54,11 @@ class held_rewards {
   [[nodiscard]] auto context(Eigen::Index k) const { return contexts_.col(k); }
 
  private:
+  // Whether the batch is complete (min(B, horizon) rounds held).
+  [[nodiscard]] bool full() const noexcept {
+    return static_cast<Eigen::Index>(held_.size()) == capacity_;
+  }
+
   struct pull {
     Eigen::Index round;
     Eigen::Index arm;

@@ -328,12 +328,18 @@ template <class Env, class PolicyFactory, class Progress = no_progress>
       const Eigen::Index arm = policy.select(policy_gen);
       if (arm < 0 || arm >= num_arms) detail::throw_bad_arm(trial, t, arm, num_arms);
       const double reward = trial_env.pull(arm, arm_gens[static_cast<std::size_t>(arm)]);
-      held.hold(t, arm, reward);  // with B = 1 released at once, before the round counts
-      held.release_if_due(t, config.horizon, [&](Eigen::Index round, Eigen::Index a,
-                                                  double learnt, Eigen::Index) {
-        detail::update_in_round(trial, round, a, learnt,
-                                [&] { policy.update(a, learnt, policy_gen); });
-      });
+      if (config.feedback_batch == 1) {  // the paper's protocol: no buffer on its hot path
+        detail::update_in_round(trial, t, arm, reward, [&] {
+          policy.update(arm, reward, policy_gen);  // a rejected reward is not counted below
+        });
+      } else {
+        held.hold(t, arm, reward);
+        held.release_if_due(t, config.horizon, [&](Eigen::Index round, Eigen::Index a,
+                                                    double learnt, Eigen::Index) {
+          detail::update_in_round(trial, round, a, learnt,
+                                  [&] { policy.update(a, learnt, policy_gen); });
+        });
+      }
       ++record.pulls[static_cast<std::size_t>(arm)];
       record.regret += gaps(arm);
       if (gaps(arm) == 0.0) {

@@ -24,8 +24,6 @@ class warm_up {
  public:
   explicit warm_up(Eigen::Index pulls_per_arm) : pulls_per_arm_(pulls_per_arm) {}
 
-  [[nodiscard]] Eigen::Index pulls_per_arm() const noexcept { return pulls_per_arm_; }
-
   /// Whether every arm has its Omega `rewards` (and the policy's own rule decides). The first
   /// arm, from the cursor on, with fewer than `pass` rewards, the pass rising to Omega: counts
   /// only grow, so the cursor only moves forward within a pass (O(1) amortised).
